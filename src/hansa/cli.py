@@ -1,0 +1,164 @@
+"""The ``hansa`` command line: board data, simulation, replays."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from .core.board import board_for_players
+from .core.constants import ABILITY_NAMES
+from .core.errors import HansaError
+from .core.scoring import CATEGORIES, final_scores, winners
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Hansa Teutonica: rules engine, simulator and play.")
+console = Console()
+err = Console(stderr=True)
+
+
+def _fail(message: str) -> None:
+    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    raise typer.Exit(code=2)
+
+
+@app.command()
+def board(
+    players: Annotated[int, typer.Option("--players", "-p", help="Player count (2-5) selecting the board side.")] = 4,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the side in the schema of shared/boards.json.")] = False,
+) -> None:
+    """Show the board side used by PLAYERS players."""
+    try:
+        b = board_for_players(players)
+    except ValueError as exc:
+        _fail(str(exc))
+        return
+    if as_json:
+        sys.stdout.write(json.dumps(b.to_json(), indent=1, ensure_ascii=False) + "\n")
+        return
+    table = Table(title=f"Board side {b.side}: {len(b.cities)} cities, {len(b.routes)} routes, {b.house_count} houses")
+    table.add_column("City")
+    table.add_column("Code")
+    table.add_column("Offices (left to right)")
+    table.add_column("Ability")
+    for c in b.cities:
+        offices = " ".join(f"{'○' if o.round else '□'}{o.colour}{'$' if o.coin else ''}" for o in c.offices)
+        table.add_row(c.name, c.code, offices, ABILITY_NAMES[c.ability] if c.ability is not None else "")
+    console.print(table)
+    routes = Table(title="Routes")
+    routes.add_column("Route")
+    routes.add_column("Houses", justify="right")
+    routes.add_column("Tavern")
+    for r in b.routes:
+        a, z = (b.cities[i].name for i in r.cities)
+        routes.add_row(f"{r.code} ({a}-{z})", str(r.spaces), "yes" if r.tavern else "")
+    console.print(routes)
+
+
+@app.command()
+def simulate(
+    players: Annotated[int, typer.Option("--players", "-p", help="Players per game (3-5).")] = 4,
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game; game i uses seed+i.")] = 0,
+    policy: Annotated[str, typer.Option(help="random (claims whenever it can, else uniform) or uniform.")] = "random",
+    records: Annotated[Optional[Path], typer.Option(help="Write each game's record into this directory.")] = None,
+    max_moves: Annotated[Optional[int], typer.Option(help="Stop a game unfinished after this many moves.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Play GAMES complete games between bots and summarise them."""
+    from .bots import BOT_NAMES
+    from .sim import simulate as run
+
+    if policy not in BOT_NAMES:
+        _fail(f"unknown policy {policy!r}; policies are {', '.join(BOT_NAMES)}")
+    if games < 1:
+        _fail("--games must be at least 1")
+    if policy == "uniform" and max_moves is None:
+        max_moves = 100_000
+    try:
+        board_for_players(players)
+    except ValueError as exc:
+        _fail(str(exc))
+    progress = Progress(
+        TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+        console=err, transient=True, disable=as_json or not err.is_terminal,
+    )
+    try:
+        with progress:
+            task = progress.add_task("games", total=games)
+            summary = run(players, games, seed, policy, records, max_moves, on_game=lambda _: progress.advance(task))
+    except HansaError as exc:
+        _fail(str(exc))
+        return
+    data = summary.to_json()
+    if as_json:
+        sys.stdout.write(json.dumps(data, indent=1) + "\n")
+        return
+    table = Table(title=f"{games} games, {players} players, policy {policy}, seeds {seed}..{seed + games - 1}")
+    table.add_column("")
+    table.add_column("mean", justify="right")
+    table.add_column("sd", justify="right")
+    table.add_column("min", justify="right")
+    table.add_column("max", justify="right")
+    for key, label in (("moves_per_game", "moves per game"), ("turns_per_game", "turns per game"),
+                       ("final_score", "final score (all seats)"), ("winning_score", "winning score")):
+        s = data[key]
+        table.add_row(label, *(str(s[k]) for k in ("mean", "sd", "min", "max")))
+    console.print(table)
+    triggers = ", ".join(f"{k}: {v}" for k, v in sorted(data["end_triggers"].items())) or "none"
+    console.print(f"finished games: {data['finished']}/{games}   end triggers: {triggers}")
+    console.print(f"wins by seat: {data['wins_by_seat']}")
+    console.print(
+        f"[bold]{data['games_per_second']} games/s, {data['moves_per_second']} moves/s[/] "
+        f"({summary.total_moves} moves in {data['seconds']} s)"
+    )
+    if records is not None:
+        console.print(f"records written to {records}/")
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Replay a game record, check it, and print the final score breakdown."""
+    from .record import replay_record
+
+    try:
+        game = replay_record(file)
+    except HansaError as exc:
+        _fail(f"{file}: {exc}")
+        return
+    state = game.state
+    scores = final_scores(state)
+    wins = winners(state, scores) if state.is_over else []
+    if as_json:
+        out = {"over": state.is_over, "moves": len(game.moves), "end_triggers": list(state.end_triggers),
+               "scores": [s.to_json() for s in scores], "winners": wins}
+        sys.stdout.write(json.dumps(out, indent=1) + "\n")
+        return
+    status = f"game over ({', '.join(state.end_triggers)})" if state.is_over else "game not finished (projected score)"
+    table = Table(title=f"{file.name}: {len(game.moves)} moves, {status}")
+    table.add_column("Player")
+    for cat in CATEGORIES:
+        table.add_column(cat.replace("_", "-"), justify="right")
+    table.add_column("total", justify="right", style="bold")
+    for s in scores:
+        name = game.names[s.player] + (" ★" if s.player in wins else "")
+        table.add_row(name, *(str(getattr(s, c)) for c in CATEGORIES), str(s.total))
+    console.print(table)
+    if wins:
+        console.print("winner: " + ", ".join(game.names[w] for w in wins) + (" (shared)" if len(wins) > 1 else ""))
+
+
+def main() -> None:  # pragma: no cover - console entry
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,52 @@
+"""Interned move objects for one board side, so move generation allocates nothing on the hot path."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from .board import Board
+from .moves import Displace, Drop, Lift, LiftExtra, Place, Relocate, Remove
+
+_PAYS = (("T", "M"), ("TT", "TM", "MM"))  # penalty strings by (k - 1) and number of Merchants paid
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTable:
+    """Every house-addressed move of a board, indexed by ``[kind][house]`` or ``[house]``."""
+
+    place: tuple[tuple[Place, ...], tuple[Place, ...]]
+    drop: tuple[tuple[Drop, ...], tuple[Drop, ...]]
+    relocate: tuple[tuple[Relocate, ...], tuple[Relocate, ...]]
+    lift: tuple[Lift, ...]
+    lift_extra: tuple[LiftExtra, ...]
+    remove: tuple[Remove, ...]
+    #: displace[house][kind][k - 1][merchants paid]
+    displace: tuple[tuple[tuple[tuple[Displace, ...], ...], ...], ...]
+
+
+def pay_string(k: int, merchants: int) -> str:
+    """Penalty text for ``k`` pieces of which ``merchants`` are Merchants (``"TM"`` style)."""
+    return _PAYS[k - 1][merchants]
+
+
+@cache
+def move_table(board: Board) -> MoveTable:
+    """The (cached) move table of a board."""
+    names = board.house_names
+    letters = ("T", "M")
+    return MoveTable(
+        place=tuple(tuple(Place(n, letters[k]) for n in names) for k in (0, 1)),  # type: ignore[arg-type]
+        drop=tuple(tuple(Drop(n, letters[k]) for n in names) for k in (0, 1)),  # type: ignore[arg-type]
+        relocate=tuple(tuple(Relocate(n, letters[k]) for n in names) for k in (0, 1)),  # type: ignore[arg-type]
+        lift=tuple(Lift(n) for n in names),
+        lift_extra=tuple(LiftExtra(n) for n in names),
+        remove=tuple(Remove(n) for n in names),
+        displace=tuple(
+            tuple(
+                tuple(tuple(Displace(n, letters[kind], pay) for pay in _PAYS[k]) for k in (0, 1))
+                for kind in (0, 1)
+            )
+            for n in names
+        ),
+    )

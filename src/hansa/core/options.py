@@ -1,0 +1,104 @@
+"""Typed, validated game options (RULES.md §6, option catalogue).
+
+Every option has the documented default.  ``GameOptions.from_dict`` rejects unknown names and invalid
+values with an :class:`~hansa.core.errors.InvalidOptionError` naming the option and the allowed values.
+The camelCase names of RULES.md (``markerSet`` ...) are accepted as aliases of the snake_case fields.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Literal, get_args, get_type_hints
+
+from .errors import InvalidOptionError
+
+MarkerSet = Literal["IT4", "EN16", "PT15", "BB15"]
+MarkerCityRule = Literal["freeOffice", "hasOffice"]
+Remove3Targets = Literal["any", "opponents"]
+Remove3Mode = Literal["remove", "move"]
+TieBreak = Literal["PT", "SHARED", "BB"]
+TwoPlayerVariant = Literal["neutral", "pawn"]
+PawnFreeMoves = Literal["once", "beforeAndAfter"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameOptions:
+    """The rule switches of RULES.md §6.  Field names are the snake_case forms of ``opt.<name>``."""
+
+    marker_set: MarkerSet = "IT4"
+    marker_city_rule: MarkerCityRule = "freeOffice"
+    swap_needs_own: bool = True
+    remove3_targets: Remove3Targets = "any"
+    remove3_mode: Remove3Mode = "remove"
+    income_up_to: bool = False
+    tie_break: TieBreak = "PT"
+    two_player_variant: TwoPlayerVariant = "neutral"
+    neutral_coellen: bool = True
+    neutral_keep_on_ability_route: bool = True
+    neutral_extra_mandatory: bool = True
+    pawn_free_moves: PawnFreeMoves = "once"
+
+    def __post_init__(self) -> None:
+        hints = get_type_hints(GameOptions)
+        for f in fields(self):
+            value = getattr(self, f.name)
+            hint = hints[f.name]
+            if hint is bool:
+                if not isinstance(value, bool):
+                    raise InvalidOptionError(f"option {f.name!r} must be true or false, not {value!r}")
+            else:
+                allowed = get_args(hint)
+                if value not in allowed:
+                    choices = ", ".join(repr(a) for a in allowed)
+                    raise InvalidOptionError(f"option {f.name!r} must be one of {choices}, not {value!r}")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> GameOptions:
+        """Build options from a mapping, rejecting unknown names.  ``None`` or ``{}`` gives the defaults."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise InvalidOptionError(f"options must be a mapping of names to values, not {type(data).__name__}")
+        names = {f.name for f in fields(cls)}
+        aliases = {_camel(n): n for n in names}
+        values: dict[str, Any] = {}
+        for key, value in data.items():
+            name = key if key in names else aliases.get(str(key).removeprefix("opt."))
+            if name is None:
+                known = ", ".join(sorted(names))
+                raise InvalidOptionError(f"unknown option {key!r}; known options: {known}")
+            if name in values:
+                raise InvalidOptionError(f"option {name!r} given twice")
+            values[name] = value
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """All options as a JSON-ready mapping (snake_case names)."""
+        return asdict(self)
+
+    def changed(self) -> dict[str, Any]:
+        """Only the options that differ from the defaults."""
+        default = GameOptions()
+        return {k: v for k, v in self.to_dict().items() if getattr(default, k) != v}
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(p.capitalize() for p in rest)
+
+
+def parse_option_value(name: str, text: str) -> Any:
+    """Convert a command-line ``name=value`` string to the option's type (``true``/``false`` for switches)."""
+    field_names = {f.name for f in fields(GameOptions)}
+    aliases = {_camel(n): n for n in field_names}
+    real = name if name in field_names else aliases.get(name.removeprefix("opt."))
+    if real is None:
+        raise InvalidOptionError(f"unknown option {name!r}; known options: {', '.join(sorted(field_names))}")
+    if get_type_hints(GameOptions)[real] is bool:
+        low = text.strip().lower()
+        if low in ("true", "yes", "on", "1"):
+            return True
+        if low in ("false", "no", "off", "0"):
+            return False
+        raise InvalidOptionError(f"option {real!r} must be true or false, not {text!r}")
+    return text

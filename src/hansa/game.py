@@ -1,0 +1,103 @@
+"""A game: setup, the list of moves played, undo, and conversion to and from a game record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .core.errors import HansaError, MalformedMoveError
+from .core.moves import Move, move_from_json, parse_move
+from .core.options import GameOptions
+from .core.scoring import ScoreBreakdown, final_scores, winners
+from .core.state import GameState
+
+
+class Game:
+    """A Hansa Teutonica game with history.
+
+    ``Game(["Ann", "Bo", "Cy"], seed=7)`` sets up a game; :meth:`play` accepts a :class:`Move` or its text
+    form; :meth:`undo` takes back the last move; :meth:`to_record` / :func:`hansa.record.game_from_record` save
+    and replay it.  ``game.state`` is the current :class:`GameState` (read it, do not change it).
+    """
+
+    def __init__(
+        self,
+        players: int | list[str],
+        seed: int | None = None,
+        options: GameOptions | dict[str, Any] | None = None,
+        *,
+        start_player: int | None = None,
+        undo: bool = True,
+    ) -> None:
+        if isinstance(players, int) and not isinstance(players, bool):
+            names = [f"Player {i + 1}" for i in range(players)]
+        elif isinstance(players, (list, tuple)) and all(isinstance(n, str) for n in players):
+            names = list(players)
+        else:
+            raise HansaError("players must be a count (2-5) or a list of 2-5 names")
+        self.names: list[str] = names
+        self.seed = seed
+        self.start_player_override = start_player
+        self.state: GameState = GameState.new(len(names), seed, options, start_player=start_player)
+        self.options: GameOptions = self.state.options
+        self.moves: list[Move] = []
+        self._snapshots: list[GameState] = []
+        #: Keep a snapshot per move so :meth:`undo` works (switch off for fast self-play with records).
+        self.keep_undo = undo
+
+    # ------------------------------------------------------------------ playing
+
+    def parse(self, move: Move | str | dict[str, Any]) -> Move:
+        """Turn text or JSON into a :class:`Move` for this game's board (a Move is returned as is)."""
+        if isinstance(move, Move):
+            return move
+        if isinstance(move, str):
+            return parse_move(move, self.state.board)
+        if isinstance(move, dict):
+            return move_from_json(move, self.state.board)
+        raise MalformedMoveError(f"a move must be a Move, its text or its JSON form, not {type(move).__name__}")
+
+    def play(self, move: Move | str | dict[str, Any], player: int | None = None) -> Move:
+        """Validate and play a move (see :meth:`GameState.play`); returns the parsed move."""
+        parsed = self.parse(move)
+        if self.keep_undo:
+            before = self.state.copy()
+            self.state.play(parsed, player)
+            self._snapshots.append(before)
+        else:
+            self.state.play(parsed, player)
+        self.moves.append(parsed)
+        return parsed
+
+    def undo(self) -> Move:
+        """Take back the last move and return it."""
+        if not self._snapshots:
+            raise HansaError("there is no move to undo")
+        self.state = self._snapshots.pop()
+        return self.moves.pop()
+
+    def legal_moves(self) -> list[Move]:
+        """The deciding player's legal moves."""
+        return self.state.legal_moves()
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    def scores(self) -> list[ScoreBreakdown]:
+        """Final score breakdown (a projection while the game runs)."""
+        return final_scores(self.state)
+
+    def winners(self) -> list[int]:
+        """Winning seats (several when shared)."""
+        return winners(self.state)
+
+    # ------------------------------------------------------------------ records
+
+    def to_record(self) -> dict[str, Any]:
+        """The game record: format version, options, seed, players and moves (text form), plus the result."""
+        from .record import game_to_record
+
+        return game_to_record(self)
+
+    def __repr__(self) -> str:
+        return f"<Game {len(self.names)} players, {len(self.moves)} moves, {self.state!r}>"
