@@ -19,7 +19,7 @@ from .core.scoring import CATEGORIES, final_scores, winners
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Hansa Teutonica: rules engine, simulator and play.")
 console = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 
 def _fail(message: str) -> None:
@@ -68,6 +68,7 @@ def simulate(
     policy: Annotated[str, typer.Option(help="random (claims whenever it can, else uniform) or uniform.")] = "random",
     records: Annotated[Optional[Path], typer.Option(help="Write each game's record into this directory.")] = None,
     max_moves: Annotated[Optional[int], typer.Option(help="Stop a game unfinished after this many moves.")] = None,
+    check: Annotated[bool, typer.Option("--check", help="Check every engine invariant after every move (slow).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Play GAMES complete games between bots and summarise them."""
@@ -91,11 +92,16 @@ def simulate(
     try:
         with progress:
             task = progress.add_task("games", total=games)
-            summary = run(players, games, seed, policy, records, max_moves, on_game=lambda _: progress.advance(task))
+            summary = run(players, games, seed, policy, records, max_moves, on_game=lambda _: progress.advance(task), check=check)
     except HansaError as exc:
         _fail(str(exc))
         return
+    except AssertionError as exc:  # an InvariantError: always an engine bug
+        _fail(f"invariant broken: {exc}")
+        return
     data = summary.to_json()
+    if check:
+        data["invariants_checked"] = True
     if as_json:
         sys.stdout.write(json.dumps(data, indent=1) + "\n")
         return
@@ -117,6 +123,8 @@ def simulate(
         f"[bold]{data['games_per_second']} games/s, {data['moves_per_second']} moves/s[/] "
         f"({summary.total_moves} moves in {data['seconds']} s)"
     )
+    if check:
+        console.print("every invariant held after every move")
     if records is not None:
         console.print(f"records written to {records}/")
 

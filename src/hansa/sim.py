@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .bots import make_bot
+from .core.invariants import check_invariants, check_turn_start
 from .core.scoring import final_scores, winners
 from .core.state import GameState
 from .game import Game
@@ -83,15 +84,25 @@ def _stats(values: list[int]) -> dict[str, float]:
 
 
 def run_game(
-    players: int, seed: int, policy: str = "random", max_moves: int | None = None, keep_record: bool = False
+    players: int,
+    seed: int,
+    policy: str = "random",
+    max_moves: int | None = None,
+    keep_record: bool = False,
+    check: bool = False,
 ) -> tuple[GameResult, Game | None]:
-    """Play one game with ``policy`` bots in every seat; with ``keep_record`` also return the :class:`Game`."""
+    """Play one game with ``policy`` bots in every seat; with ``keep_record`` also return the :class:`Game`.
+
+    With ``check`` every invariant of :mod:`hansa.core.invariants` is checked after every move (slow)."""
     start = time.perf_counter()
     game = Game([f"{policy}-{i + 1}" for i in range(players)], seed=seed, undo=False) if keep_record else None
     state = game.state if game is not None else GameState.new(players, seed)
     bots = [make_bot(policy, seed * 10 + i) for i in range(players)]
     moves = 0
     limit = max_moves if max_moves is not None else 10**9
+    previous = state.score[:]
+    if check:
+        check_invariants(state)
     while not state.is_over and moves < limit:
         legal = state.legal_moves()
         move = bots[state.decider].choose(state, legal)
@@ -100,6 +111,10 @@ def run_game(
         else:
             state.play(move)
         moves += 1
+        if check:
+            check_invariants(state, previous)
+            check_turn_start(state)
+            previous = state.score[:]
     elapsed = time.perf_counter() - start
     scores = final_scores(state)
     result = GameResult(
@@ -117,6 +132,7 @@ def simulate(
     records_dir: Path | None = None,
     max_moves: int | None = None,
     on_game: Callable[[GameResult], None] | None = None,
+    check: bool = False,
 ) -> Summary:
     """Play ``games`` games (game ``i`` uses seed ``seed + i``) and return the summary."""
     summary = Summary(players, policy)
@@ -125,7 +141,7 @@ def simulate(
         records_dir.mkdir(parents=True, exist_ok=True)
     for i in range(games):
         game_seed = seed + i
-        result, game = run_game(players, game_seed, policy, max_moves, keep_record=records_dir is not None)
+        result, game = run_game(players, game_seed, policy, max_moves, keep_record=records_dir is not None, check=check)
         if game is not None and records_dir is not None:
             save_record(game, records_dir / f"game-{players}p-{game_seed}.json")
         summary.results.append(result)

@@ -11,6 +11,7 @@ the move list, undo and records.  :meth:`GameState.copy` is cheap (a handful of 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from enum import IntEnum
 from typing import Any, Callable, Iterable
 
@@ -284,6 +285,24 @@ class GameState:
 
     __copy__ = copy
 
+    def key(self) -> tuple[Any, ...]:
+        """A hashable value identifying the whole position, hidden marker order included (two states with
+        equal keys behave identically for every future move)."""
+        return (
+            self.board.side, self.options, self.players, tuple(self.houses), tuple(self.route_marker),
+            tuple(self.offices), tuple(self.extras), tuple(self.table), self.completed, tuple(self.ew_paid),
+            tuple(self.marker_supply), tuple(self.sup_t), tuple(self.sup_m), tuple(self.stk_t), tuple(self.stk_m),
+            tuple(self.levels), tuple(self.score), tuple(self.markers), tuple(self.used_markers), tuple(self.plate),
+            self.start_player, self.current, self.turn, self.actions_used, self.bonus_actions, self.phase,
+            self.hand, self.lifted, self.dropping, self.rl_owner, self.rl_route, self.rl_extras, self.rm_left,
+            self.end_triggers, self._t2, self.discarded, self.pawn, self.pawn_free_used, self.neutral_pending,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameState) and self.key() == other.key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: hash ``key()`` instead
+
     # ------------------------------------------------------------------------------------------ queries
 
     @property
@@ -391,6 +410,10 @@ class GameState:
             out.append((sorted(comp), sum(per_city[c] for c in comp)))
         return out
 
+    def neutral_discarded_markers(self) -> int:
+        """Markers discarded by neutral claims (two-player variant A); 0 otherwise."""
+        return 0
+
     def markers_on_board(self) -> int:
         """Number of bonus markers lying on routes."""
         return sum(1 for m in self.route_marker if m >= 0)
@@ -401,37 +424,32 @@ class GameState:
 
     def pieces_accounted(self, player: int) -> tuple[int, int]:
         """``(traders, merchants)`` of ``player`` found anywhere (invariant: always ``(27, 4)``)."""
-        t = self.sup_t[player] + self.stk_t[player] + 1  # score marker
-        m = self.sup_m[player] + self.stk_m[player]
-        for a in range(5):
-            covering = ABILITY_MAX[a] - self.levels[player * 5 + a]
-            if ABILITY_RELEASES[a] == MERCHANT:
-                m += covering
-            else:
-                t += covering
-        lo, hi = player * 2, player * 2 + 1
-        for code in self.houses:
-            if code == lo:
-                t += 1
-            elif code == hi:
-                m += 1
-        for code in self.offices:
-            if code == lo:
-                t += 1
-            elif code == hi:
-                m += 1
+        return self.census()[player]
+
+    def census(self) -> list[tuple[int, int]]:
+        """``(traders, merchants)`` found anywhere for every seat: supply, stock, tracks, score marker, houses,
+        offices, extra offices, Coellen table, and pieces in hand during a Move or a relocation."""
+        counts = Counter(self.houses)
+        counts.update(self.offices)
+        counts.update(self.table)
         for ex in self.extras:
-            for code in ex:
-                if code == lo:
-                    t += 1
-                elif code == hi:
-                    m += 1
-        m += sum(1 for code in self.table if code == hi)
+            counts.update(ex)
         holder = self.rl_owner if self.phase == Phase.RELOCATE else self.current if self.phase == Phase.MOVE else -1
-        if holder == player:
-            t += self.hand.count(TRADER)
-            m += self.hand.count(MERCHANT)
-        return t, m
+        out = []
+        for p in range(self.players):
+            t = self.sup_t[p] + self.stk_t[p] + 1 + counts[p * 2]  # +1: the score marker
+            m = self.sup_m[p] + self.stk_m[p] + counts[p * 2 + 1]
+            for a in range(5):
+                covering = ABILITY_MAX[a] - self.levels[p * 5 + a]
+                if ABILITY_RELEASES[a] == MERCHANT:
+                    m += covering
+                else:
+                    t += covering
+            if holder == p:
+                t += self.hand.count(TRADER)
+                m += self.hand.count(MERCHANT)
+            out.append((t, m))
+        return out
 
     # ------------------------------------------------------------------------------------------ legal moves
 

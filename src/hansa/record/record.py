@@ -106,11 +106,11 @@ def load_record(path: str | Path) -> dict[str, Any]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from exc
+        raise RecordError(f"cannot read the file: {exc.strerror or exc}") from exc
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"{path} is not valid JSON: {exc}") from exc
+        raise RecordError(f"the file is not valid JSON: {exc}") from exc
     return data  # type: ignore[no-any-return]
 
 

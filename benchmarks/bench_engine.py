@@ -1,0 +1,103 @@
+"""Engine throughput benchmark: random-playout games/s and moves/s on one core.
+
+Every step generates the full list of legal moves (``state.legal_moves()``), the bot picks one, and the engine
+validates and applies it (``state.play``), exactly as any bot would.  Policy: ``random`` (claims whenever a
+claim is legal, otherwise uniform).  Also measures the cost of ``copy()`` and of ``legal_moves()`` alone.
+
+    python benchmarks/bench_engine.py --games 30 --json benchmarks/results-engine.json
+
+This measures; it asserts nothing.  Numbers are reported in the README.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import time
+
+from hansa.bots import make_bot
+from hansa.core.state import GameState
+
+
+def bench_games(players: int, games: int, seed: int, policy: str) -> dict[str, float]:
+    moves = 0
+    turns = []
+    lengths = []
+    start = time.perf_counter()
+    for g in range(games):
+        state = GameState.new(players, seed + g)
+        bots = [make_bot(policy, (seed + g) * 10 + i) for i in range(players)]
+        n = 0
+        while not state.is_over:
+            legal = state.legal_moves()
+            state.play(bots[state.decider].choose(state, legal))
+            n += 1
+        moves += n
+        lengths.append(n)
+        turns.append(state.turn)
+    elapsed = time.perf_counter() - start
+    return {
+        "players": players,
+        "games": games,
+        "seconds": round(elapsed, 3),
+        "games_per_s": round(games / elapsed, 2),
+        "moves_per_s": round(moves / elapsed),
+        "moves_per_game": round(statistics.fmean(lengths), 1),
+        "turns_per_game": round(statistics.fmean(turns), 1),
+    }
+
+
+def bench_primitives(players: int, seed: int) -> dict[str, float]:
+    """Microsecond costs of copy() and legal_moves() averaged over the positions of one game."""
+    state = GameState.new(players, seed)
+    bot = make_bot("random", seed)
+    positions = []
+    while not state.is_over:
+        positions.append(state.copy())
+        state.play(bot.choose(state))
+    positions = positions[:: max(1, len(positions) // 2000)]
+    t0 = time.perf_counter()
+    for s in positions:
+        s.copy()
+    t1 = time.perf_counter()
+    for s in positions:
+        s.legal_moves()
+    t2 = time.perf_counter()
+    return {
+        "positions": len(positions),
+        "copy_us": round((t1 - t0) / len(positions) * 1e6, 2),
+        "legal_moves_us": round((t2 - t1) / len(positions) * 1e6, 2),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=30, help="games per player count")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, nargs="*", default=[3, 4, 5])
+    parser.add_argument("--policy", default="random")
+    parser.add_argument("--json", help="also write the results to this file")
+    args = parser.parse_args()
+    results = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "policy": args.policy,
+        "games": [bench_games(p, args.games, args.seed, args.policy) for p in args.players],
+        "primitives": [dict(players=p, **bench_primitives(p, args.seed)) for p in args.players],
+    }
+    print(f"{'players':>7} {'games':>6} {'games/s':>8} {'moves/s':>8} {'moves/game':>10} {'turns/game':>10}")
+    for r in results["games"]:
+        print(f"{r['players']:>7} {r['games']:>6} {r['games_per_s']:>8} {r['moves_per_s']:>8} "
+              f"{r['moves_per_game']:>10} {r['turns_per_game']:>10}")
+    for r in results["primitives"]:
+        print(f"{r['players']}p: copy() {r['copy_us']} us, legal_moves() {r['legal_moves_us']} us "
+              f"(mean over {r['positions']} positions)")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""Invariants every reachable position satisfies (used by the property tests and ``hansa simulate --check``)."""
+
+from __future__ import annotations
+
+from .constants import MARKER_PRESETS, MERCHANTS_PER_PLAYER, TAVERN_MARKERS, TRADERS_PER_PLAYER
+from .state import GameState, Phase
+
+
+class InvariantError(AssertionError):
+    """A position broke one of the engine's invariants (always a bug)."""
+
+
+def check_invariants(state: GameState, previous_scores: list[int] | None = None) -> None:
+    """Raise :class:`InvariantError` if ``state`` breaks an invariant.
+
+    * each player's 27 Traders and 4 Merchants are all accounted for;
+    * every house holds at most one piece and the free-house counters agree with the houses;
+    * printed offices fill left to right without gaps; the completed-cities counter matches;
+    * scores never fall (when ``previous_scores`` is given);
+    * every bonus marker is somewhere: board, plates, players (unused or used), face-down supply, or discarded;
+    * exactly one player must decide while the game runs.
+    """
+    board = state.board
+    for p, got in enumerate(state.census()):
+        if got != (TRADERS_PER_PLAYER, MERCHANTS_PER_PLAYER):
+            raise InvariantError(f"seat {p} has {got[0]} Traders and {got[1]} Merchants, not 27 and 4")
+        if min(state.sup_t[p], state.sup_m[p], state.stk_t[p], state.stk_m[p]) < 0:
+            raise InvariantError(f"seat {p} has a negative supply or stock")
+    free_total = 0
+    for r in board.routes:
+        free = sum(1 for h in r.houses if state.houses[h] < 0)
+        if free != state.route_free[r.index]:
+            raise InvariantError(f"route {r.code}: counter says {state.route_free[r.index]} free houses, found {free}")
+        free_total += free
+    if free_total != state.free_total:
+        raise InvariantError(f"free-house total {state.free_total} != {free_total}")
+    completed = 0
+    for c in board.cities:
+        occupied = [state.offices[c.office_base + i] >= 0 for i in range(len(c.offices))]
+        filled = sum(occupied)
+        if occupied != [True] * filled + [False] * (len(occupied) - filled) or filled != state.city_filled[c.index]:
+            raise InvariantError(f"offices of {c.name} are not filled left to right ({occupied})")
+        completed += filled == len(c.offices)
+    if completed != state.completed:
+        raise InvariantError(f"completed-cities counter {state.completed} but {completed} cities are complete")
+    if previous_scores is not None:
+        for p, (old, new) in enumerate(zip(previous_scores, state.score)):
+            if new < old:
+                raise InvariantError(f"seat {p}'s score fell from {old} to {new}")
+    total = sum(MARKER_PRESETS[state.options.marker_set]) + len(TAVERN_MARKERS)
+    found = (
+        state.markers_on_board()
+        + sum(len(x) for x in state.plate)
+        + sum(len(x) for x in state.markers)
+        + sum(len(x) for x in state.used_markers)
+        + len(state.marker_supply)
+        + state.discarded
+        + state.neutral_discarded_markers()
+    )
+    if found != total:
+        raise InvariantError(f"{found} bonus markers accounted for, the game has {total}")
+    if state.is_over:
+        if state.legal_moves():
+            raise InvariantError("the game is over but moves are still legal")
+    else:
+        if not 0 <= state.decider < state.players:
+            raise InvariantError(f"no player must decide (decider {state.decider})")
+        if not state.legal_moves():
+            raise InvariantError(f"the deciding seat {state.decider} has no legal move in phase {state.phase.name}")
+
+
+def check_turn_start(state: GameState) -> None:
+    """At the start of every turn of a running game exactly 3 bonus markers lie on the board (RULES.md §1.6),
+    unless a replacement could not be placed and waits on a plate (RULES.md §3.4 [REC])."""
+    if state.is_over or state.phase != Phase.ACTIONS or state.actions_used:
+        return
+    on_board = state.markers_on_board()
+    waiting = sum(len(x) for x in state.plate)
+    if on_board + waiting != 3 or (waiting and on_board == 3):
+        raise InvariantError(f"{on_board} markers on the board and {waiting} waiting on plates at a turn start")
