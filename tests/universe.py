@@ -7,8 +7,26 @@ import random
 from hansa.core.board import Board
 from hansa.core.constants import ABILITY_NAMES, PRIVILEGE_COLOURS
 from hansa.core.moves import (
-    Claim, Displace, Done, Drop, EndTurn, Improve, Income, Lift, LiftExtra, Move, Pawn, Place, PlaceMarker,
-    Relocate, Remove, Shift, Swap, TakeExtra, UseMarker,
+    Claim,
+    Displace,
+    Done,
+    Drop,
+    EndTurn,
+    Improve,
+    Income,
+    Lift,
+    LiftExtra,
+    Move,
+    NeutralOffice,
+    Pawn,
+    Place,
+    PlaceMarker,
+    Relocate,
+    Remove,
+    Shift,
+    Swap,
+    TakeExtra,
+    UseMarker,
 )
 
 
@@ -32,6 +50,7 @@ def move_universe(board: Board) -> list[Move]:
         out += [Claim(r.code, "table", colour) for colour in PRIVILEGE_COLOURS]
     for c in board.cities:
         out += [Swap(c.code, i) for i in range(1, max(2, len(c.offices)))]
+        out.append(NeutralOffice(c.code))
     for p in board.provinces:
         out += [Pawn(p.code), Pawn(p.code, True)]
     return out

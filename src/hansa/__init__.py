@@ -29,6 +29,7 @@ from .core.moves import (
     Lift,
     LiftExtra,
     Move,
+    NeutralOffice,
     Pawn,
     Place,
     PlaceMarker,
@@ -51,7 +52,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Board", "Claim", "Displace", "Done", "Drop", "EndTurn", "Game", "GameOptions", "GameOverError", "GameState",
     "HansaError", "IllegalMoveError", "Improve", "Income", "InvalidOptionError", "Lift", "LiftExtra",
-    "MalformedMoveError", "Move", "Pawn", "Phase", "Place", "PlaceMarker", "RecordError", "Relocate", "Remove",
+    "MalformedMoveError", "Move", "NeutralOffice", "Pawn", "Phase", "Place", "PlaceMarker", "RecordError", "Relocate", "Remove",
     "ScoreBreakdown", "Shift", "Swap", "TakeExtra", "UseMarker", "WrongPlayerError", "board_for_players",
     "final_scores", "load_board", "move_from_json", "parse_move", "winners",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -15,6 +15,7 @@ from rich.table import Table
 from .core.board import board_for_players
 from .core.constants import ABILITY_NAMES
 from .core.errors import HansaError
+from .core.options import GameOptions, parse_option_value
 from .core.scoring import CATEGORIES, final_scores, winners
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Hansa Teutonica: rules engine, simulator and play.")
@@ -62,12 +63,14 @@ def board(
 
 @app.command()
 def simulate(
-    players: Annotated[int, typer.Option("--players", "-p", help="Players per game (3-5).")] = 4,
+    players: Annotated[int, typer.Option("--players", "-p", help="Players per game (2-5).")] = 4,
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game; game i uses seed+i.")] = 0,
     policy: Annotated[str, typer.Option(help="random (claims whenever it can, else uniform) or uniform.")] = "random",
-    records: Annotated[Optional[Path], typer.Option(help="Write each game's record into this directory.")] = None,
-    max_moves: Annotated[Optional[int], typer.Option(help="Stop a game unfinished after this many moves.")] = None,
+    records: Annotated[Path | None, typer.Option(help="Write each game's record into this directory.")] = None,
+    max_moves: Annotated[int | None, typer.Option(help="Stop a game unfinished after this many moves.")] = None,
+    variant: Annotated[str | None, typer.Option(help="Two-player variant: neutral (default) or pawn.")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = None,
     check: Annotated[bool, typer.Option("--check", help="Check every engine invariant after every move (slow).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
@@ -83,7 +86,17 @@ def simulate(
         max_moves = 100_000
     try:
         board_for_players(players)
-    except ValueError as exc:
+        options = _parse_options(option or [])
+    except (ValueError, HansaError) as exc:
+        _fail(str(exc))
+        return
+    if variant is not None:
+        if players != 2:
+            _fail("--variant applies to two-player games only")
+        options["two_player_variant"] = variant
+    try:
+        GameOptions.from_dict(options)
+    except HansaError as exc:
         _fail(str(exc))
     progress = Progress(
         TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
@@ -92,7 +105,7 @@ def simulate(
     try:
         with progress:
             task = progress.add_task("games", total=games)
-            summary = run(players, games, seed, policy, records, max_moves, on_game=lambda _: progress.advance(task), check=check)
+            summary = run(players, games, seed, policy, records, max_moves, on_game=lambda _: progress.advance(task), check=check, options=options)
     except HansaError as exc:
         _fail(str(exc))
         return
@@ -105,7 +118,8 @@ def simulate(
     if as_json:
         sys.stdout.write(json.dumps(data, indent=1) + "\n")
         return
-    table = Table(title=f"{games} games, {players} players, policy {policy}, seeds {seed}..{seed + games - 1}")
+    label = f"{players} players" + (f" ({options.get('two_player_variant', 'neutral')} variant)" if players == 2 else "")
+    table = Table(title=f"{games} games, {label}, policy {policy}, seeds {seed}..{seed + games - 1}")
     table.add_column("")
     table.add_column("mean", justify="right")
     table.add_column("sd", justify="right")
@@ -162,6 +176,17 @@ def replay(
     console.print(table)
     if wins:
         console.print("winner: " + ", ".join(game.names[w] for w in wins) + (" (shared)" if len(wins) > 1 else ""))
+
+
+def _parse_options(items: list[str]) -> dict[str, object]:
+    """``NAME=VALUE`` strings to a typed options mapping (validated later by GameOptions)."""
+    out: dict[str, object] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise HansaError(f"options are NAME=VALUE, not {item!r}")
+        out[name.strip()] = parse_option_value(name.strip(), value.strip())
+    return out
 
 
 def main() -> None:  # pragma: no cover - console entry

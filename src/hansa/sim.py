@@ -5,9 +5,10 @@ from __future__ import annotations
 import statistics
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .bots import make_bot
 from .core.invariants import check_invariants, check_turn_start
@@ -90,13 +91,15 @@ def run_game(
     max_moves: int | None = None,
     keep_record: bool = False,
     check: bool = False,
+    options: dict[str, Any] | None = None,
 ) -> tuple[GameResult, Game | None]:
     """Play one game with ``policy`` bots in every seat; with ``keep_record`` also return the :class:`Game`.
 
     With ``check`` every invariant of :mod:`hansa.core.invariants` is checked after every move (slow)."""
     start = time.perf_counter()
-    game = Game([f"{policy}-{i + 1}" for i in range(players)], seed=seed, undo=False) if keep_record else None
-    state = game.state if game is not None else GameState.new(players, seed)
+    names = [f"{policy}-{i + 1}" for i in range(players)]
+    game = Game(names, seed=seed, options=options, undo=False) if keep_record else None
+    state = game.state if game is not None else GameState.new(players, seed, options)
     bots = [make_bot(policy, seed * 10 + i) for i in range(players)]
     moves = 0
     limit = max_moves if max_moves is not None else 10**9
@@ -133,6 +136,7 @@ def simulate(
     max_moves: int | None = None,
     on_game: Callable[[GameResult], None] | None = None,
     check: bool = False,
+    options: dict[str, Any] | None = None,
 ) -> Summary:
     """Play ``games`` games (game ``i`` uses seed ``seed + i``) and return the summary."""
     summary = Summary(players, policy)
@@ -141,7 +145,7 @@ def simulate(
         records_dir.mkdir(parents=True, exist_ok=True)
     for i in range(games):
         game_seed = seed + i
-        result, game = run_game(players, game_seed, policy, max_moves, keep_record=records_dir is not None, check=check)
+        result, game = run_game(players, game_seed, policy, max_moves, keep_record=records_dir is not None, check=check, options=options)
         if game is not None and records_dir is not None:
             save_record(game, records_dir / f"game-{players}p-{game_seed}.json")
         summary.results.append(result)

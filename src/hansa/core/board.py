@@ -122,7 +122,7 @@ class Board:
             house_route.extend([i] * r["spaces"])
             house_pos.extend(range(1, r["spaces"] + 1))
             xy = tavern_xy.get((a, b)) or tavern_xy.get((b, a))
-            routes.append(Route(i, f"{codes[names[a]]}-{codes[names[b]]}", (a, b), houses, bool(r.get("tavern", False)), xy))  # type: ignore[arg-type]
+            routes.append(Route(i, f"{codes[names[a]]}-{codes[names[b]]}", (a, b), houses, bool(r.get("tavern", False)), xy))
         self.routes: tuple[Route, ...] = tuple(routes)
         self.house_route: tuple[int, ...] = tuple(house_route)
         self.house_pos: tuple[int, ...] = tuple(house_pos)
@@ -141,7 +141,7 @@ class Board:
             ability = None if c.get("ability") is None else ABILITY_NAMES.index(_DATA_ABILITY[c["ability"]])
             touching = tuple(r.index for r in routes if i in r.cities)
             neigh = tuple(sorted({r.cities[0] if r.cities[1] == i else r.cities[1] for r in routes if i in r.cities}))
-            cities.append(City(i, c["name"], codes[c["name"]], offices, ability, tuple(c.get("approx_xy", (0, 0))), base, touching, neigh))  # type: ignore[arg-type]
+            cities.append(City(i, c["name"], codes[c["name"]], offices, ability, tuple(c.get("approx_xy", (0, 0))), base, touching, neigh))
             base += len(offices)
         self.cities: tuple[City, ...] = tuple(cities)
         self.office_count = base
@@ -215,7 +215,7 @@ class Board:
             routes = tuple(self._route_between(self.city_index[a], self.city_index[b]).index for a, b in p["bordering_routes"])
             guards = tuple((self.city_index[a], self.city_index[b]) for a, b in p["bordering_guards"])
             neigh = tuple(ids.index(q) for q in p["neighbours"])
-            out.append(Province(i, p["id"], p["name"], routes, guards, neigh, tuple(p["approx_xy"])))  # type: ignore[arg-type]
+            out.append(Province(i, p["id"], p["name"], routes, guards, neigh, tuple(p["approx_xy"])))
         return tuple(out)
 
     def _province_distances(self) -> tuple[tuple[int, ...], ...]:

@@ -269,11 +269,22 @@ class Pawn(Move):
         return {"type": self.type, "province": self.province, "paid": self.paid}
 
 
+@dataclass(frozen=True, slots=True)
+class NeutralOffice(Move):
+    """Two-player neutral variant: the active player picks the city where a neutral claim's office goes (§5.A)."""
+
+    type: ClassVar[str] = "neutral-office"
+    city: str
+
+    def text(self) -> str:
+        return f"neutral {self.city}"
+
+
 MOVE_TYPES: dict[str, type[Move]] = {
     cls.type: cls
     for cls in (
         Income, Place, Displace, Lift, Drop, Claim, Relocate, TakeExtra, LiftExtra, Done,
-        UseMarker, Improve, Swap, Remove, Shift, EndTurn, PlaceMarker, Pawn,
+        UseMarker, Improve, Swap, Remove, Shift, EndTurn, PlaceMarker, Pawn, NeutralOffice,
     )
 }
 
@@ -439,6 +450,9 @@ def parse_move(text: str, board: Board | None = None) -> Move:
     if verb == "marker":
         need(1, "marker OSN-BRE")
         return PlaceMarker(_route(args[0], text, board))
+    if verb == "neutral":
+        need(1, "neutral CITY")
+        return NeutralOffice(_city(args[0], text, board))
     if verb == "pawn":
         if len(args) not in (1, 2) or (len(args) == 2 and args[1].lower() != "paid"):
             raise _bad(text, "expected `pawn P05` or `pawn P05 paid`")
@@ -463,7 +477,7 @@ def move_from_json(data: Any, board: Board | None = None) -> Move:
         raise MalformedMoveError(f"move type {kind!r} has no field(s) {', '.join(sorted(extra))}")
     values = {k: v for k, v in data.items() if k != "type"}
     for name, f in names.items():
-        if name not in values and f.default is f.default_factory:  # type: ignore[misc]
+        if name not in values and f.default is f.default_factory:
             raise MalformedMoveError(f"move type {kind!r} needs field {name!r}")
         if name in values:
             v = values[name]

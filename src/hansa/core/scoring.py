@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -75,6 +76,7 @@ def winners(state: GameState, scores: list[ScoreBreakdown] | None = None) -> lis
     rule = state.options.tie_break
     if len(tied) == 1 or rule == "SHARED":
         return tied
+    keys: list[Callable[[int], int]]
     if rule == "PT":
         keys = [
             lambda p: -state.ability_value(p, ACTIONS),  # fewer actions per turn wins

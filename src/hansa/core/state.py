@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Iterable
 from enum import IntEnum
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from .board import Board, board_for_players
 from .constants import (
@@ -29,7 +30,6 @@ from .constants import (
     EMPTY,
     EXTRA_OFFICE,
     IMPROVE,
-    KEYS,
     MARKER_NAMES,
     MARKER_PRESETS,
     MERCHANT,
@@ -47,7 +47,6 @@ from .constants import (
     WIN_SCORE,
 )
 from .errors import GameOverError, IllegalMoveError, InvalidOptionError, WrongPlayerError
-from .movetable import MoveTable, move_table, pay_string
 from .moves import (
     Claim,
     Displace,
@@ -59,6 +58,7 @@ from .moves import (
     Lift,
     LiftExtra,
     Move,
+    NeutralOffice,
     Pawn,
     Place,
     PlaceMarker,
@@ -69,6 +69,7 @@ from .moves import (
     TakeExtra,
     UseMarker,
 )
+from .movetable import MoveTable, move_table
 from .options import GameOptions
 
 _LETTER = {"T": TRADER, "M": MERCHANT}
@@ -115,7 +116,7 @@ class GameState:
         "hand", "lifted", "dropping", "rl_owner", "rl_route", "rl_extras", "rm_left",
         "end_triggers", "_t2", "discarded",
         # two players
-        "pawn", "pawn_free_used", "neutral_pending", "_allowed",
+        "pawn", "pawn_free_used", "neutral_pending", "neutral_discards", "_allowed",
     )
 
     board: Board
@@ -143,7 +144,27 @@ class GameState:
     hand: tuple[int, ...]
     end_triggers: tuple[str, ...]
     neutral_pending: tuple[int, ...]
+    neutral_discards: int
     _allowed: frozenset[int] | None
+    _mt: MoveTable
+    free_total: int
+    completed: int
+    start_player: int
+    current: int
+    turn: int
+    actions_used: int
+    bonus_actions: int
+    phase: Phase
+    lifted: int
+    dropping: bool
+    rl_owner: int
+    rl_route: int
+    rl_extras: int
+    rm_left: int
+    _t2: bool
+    discarded: int
+    pawn: int
+    pawn_free_used: int
 
     # ------------------------------------------------------------------------------------------ setup
 
@@ -225,13 +246,47 @@ class GameState:
         self.pawn = -1
         self.pawn_free_used = 0
         self.neutral_pending = ()
+        self.neutral_discards = 0
         self._allowed = None
         if players == 2:
             self._setup_two_players()
         return self
 
     def _setup_two_players(self) -> None:
-        raise InvalidOptionError("two-player games are not supported yet")
+        """RULES.md §5: variant A puts neutral Traders on the board; variant B waits for the pawn."""
+        if self.options.two_player_variant == "pawn":
+            if not self.board.provinces:
+                raise InvalidOptionError("the pawn variant needs a board with provinces (the 2-3 side)")
+            self.phase = Phase.PAWN_SETUP
+            return
+        for route in self.board.routes:
+            if self._neutral_setup_route(route.index) or self.route_marker[route.index] >= 0:
+                self._put_neutral(route.index)
+
+    @property
+    def neutral_variant(self) -> bool:
+        """True in a two-player game with neutral traders (RULES.md §5.A)."""
+        return self.players == 2 and self.options.two_player_variant == "neutral"
+
+    def _neutral_setup_route(self, r: int) -> bool:
+        """Does route ``r`` end at a city where something other than an office is gained (§5.A)?"""
+        board = self.board
+        for c in board.routes[r].cities:
+            if board.cities[c].ability is not None or (c == board.coellen and self.options.neutral_coellen):
+                return True
+        return False
+
+    def _put_neutral(self, r: int) -> None:
+        """Put a neutral Trader on the middle free house of an empty-enough route (setup, new marker routes)."""
+        houses = self.board.routes[r].houses
+        free = [h for h in houses if self.houses[h] < 0]
+        if not free:
+            return
+        middle = houses[(len(houses) - 1) // 2]
+        h = middle if middle in free else free[0]
+        self.houses[h] = NEUTRAL * 2
+        self.route_free[r] -= 1
+        self.free_total -= 1
 
     def copy(self) -> GameState:
         """An independent copy of this position (cheap: a few flat lists are copied)."""
@@ -280,6 +335,7 @@ class GameState:
         new.pawn = self.pawn
         new.pawn_free_used = self.pawn_free_used
         new.neutral_pending = self.neutral_pending
+        new.neutral_discards = self.neutral_discards
         new._allowed = self._allowed
         return new
 
@@ -296,6 +352,7 @@ class GameState:
             self.start_player, self.current, self.turn, self.actions_used, self.bonus_actions, self.phase,
             self.hand, self.lifted, self.dropping, self.rl_owner, self.rl_route, self.rl_extras, self.rm_left,
             self.end_triggers, self._t2, self.discarded, self.pawn, self.pawn_free_used, self.neutral_pending,
+            self.neutral_discards,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -411,8 +468,8 @@ class GameState:
         return out
 
     def neutral_discarded_markers(self) -> int:
-        """Markers discarded by neutral claims (two-player variant A); 0 otherwise."""
-        return 0
+        """Markers discarded by neutral claims (two-player variant A)."""
+        return self.neutral_discards
 
     def markers_on_board(self) -> int:
         """Number of bonus markers lying on routes."""
@@ -471,7 +528,21 @@ class GameState:
         return self._gen_two_player()
 
     def _gen_two_player(self) -> list[Move]:
+        phase = self.phase
+        if phase == Phase.PAWN_SETUP:
+            return [Pawn(p.code) for p in self.board.provinces]
+        if phase == Phase.PAWN_END:
+            return self._pawn_options(paid=False) + [_END_TURN]
+        if phase == Phase.NEUTRAL_OFFICE:
+            return [NeutralOffice(self.board.cities[c].code) for c in self._neutral_office_cities()]
         return []
+
+    def _neutral_office_cities(self) -> list[int]:
+        """Cities of the pending neutral claim that have a free printed office."""
+        if not self.neutral_pending:
+            return []
+        route = self.board.routes[self.neutral_pending[0]]
+        return [c for c in route.cities if self.city_filled[c] < len(self.board.cities[c].offices)]
 
     def _gen_actions(self) -> list[Move]:
         p = self.current
@@ -487,13 +558,16 @@ class GameState:
             # Place
             sp_t, sp_m = self.sup_t[p], self.sup_m[p]
             if sp_t or sp_m:
+                if allowed is None:
+                    free = [h for h, code in enumerate(houses) if code < 0]
+                else:
+                    house_route = self.board.house_route
+                    free = [h for h, code in enumerate(houses) if code < 0 and house_route[h] in allowed]
                 pt, pm = mt.place
-                for h, code in enumerate(houses):
-                    if code < 0 and (allowed is None or self.board.house_route[h] in allowed):
-                        if sp_t:
-                            out.append(pt[h])
-                        if sp_m:
-                            out.append(pm[h])
+                if sp_t:
+                    out.extend([pt[h] for h in free])
+                if sp_m:
+                    out.extend([pm[h] for h in free])
             # Displace
             total = sp_t + sp_m
             if total >= 2:
@@ -519,17 +593,14 @@ class GameState:
                             out.append(opts[pay_m])
             # Move (lift own pieces)
             lift = mt.lift
-            lo = p * 2
-            for h, code in enumerate(houses):
-                if code == lo or code == lo + 1:
-                    out.append(lift[h])
+            out.extend([lift[h] for h, code in enumerate(houses) if code >> 1 == p])
             # Claim
             for r in self._claimable_routes(p):
                 out.extend(self._claim_options(p, r))
             # Paid pawn move (two players)
             if self.pawn >= 0:
                 out.extend(self._pawn_options(paid=True))
-        if self.pawn >= 0 and self.actions_used == 0 and not self.pawn_free_used:
+        if self.pawn >= 0 and self.actions_used == 0 and self._free_pawn_move_open(before=True):
             out.extend(self._pawn_options(paid=False))
         out.extend(self._marker_options(p))
         out.append(_END_TURN)
@@ -659,16 +730,14 @@ class GameState:
         houses = self.houses
         if not self.dropping and self.lifted < _BOOK_VALUES[self.levels[p * 5 + BOOK]]:
             lift = self._mt.lift
-            lo = p * 2
-            for h, code in enumerate(houses):
-                if code == lo or code == lo + 1:
-                    out.append(lift[h])
-        kinds = set(self.hand)
-        drop = self._mt.drop
-        for h, code in enumerate(houses):
-            if code < 0:
-                for k in kinds:
-                    out.append(drop[k][h])
+            out.extend([lift[h] for h, code in enumerate(houses) if code >> 1 == p])
+        free = [h for h, code in enumerate(houses) if code < 0]
+        d_t, d_m = self._mt.drop
+        hand = self.hand
+        if TRADER in hand:
+            out.extend([d_t[h] for h in free])
+        if MERCHANT in hand:
+            out.extend([d_m[h] for h in free])
         return out
 
     def _relocation_distance(self) -> int:
@@ -702,11 +771,13 @@ class GameState:
 
     def _extra_options(self) -> list[Move]:
         """Ways the displaced owner may take one more extra piece into hand (RULES.md §2.4.3.2)."""
-        if self.rl_extras <= 0 or self.rl_owner == NEUTRAL:
+        if self.rl_extras <= 0:
             return []
         b = self.rl_owner
         free_out = self.free_total - self.route_free[self.rl_route]
         need = len(self.hand) + 1
+        if b == NEUTRAL:  # optional extra neutral (opt.neutralExtraMandatory = false) comes from the pool
+            return [_TAKE[TRADER]] if free_out >= need else []
         if self.stk_t[b] or self.stk_m[b]:
             if free_out < need:
                 return []
@@ -761,7 +832,19 @@ class GameState:
         return out
 
     def _pawn_options(self, paid: bool) -> list[Move]:
-        return []
+        """Pawn moves: paid to any other province, free across 1 or 2 borders (RULES.md §5.B)."""
+        provinces = self.board.provinces
+        if paid:
+            return [Pawn(p.code, True) for p in provinces if p.index != self.pawn]
+        dist = self.board.province_distance[self.pawn]
+        return [Pawn(p.code) for p in provinces if 1 <= dist[p.index] <= 2]
+
+    def _free_pawn_move_open(self, before: bool) -> bool:
+        """May the active player still make a free pawn move (before the first / after the last action)?"""
+        used = self.pawn_free_used
+        if self.options.pawn_free_moves == "once":
+            return used == 0
+        return not used & (1 if before else 2)
 
     # ------------------------------------------------------------------------------------------ playing
 
@@ -920,7 +1003,14 @@ class GameState:
         self._begin_relocation()
 
     def _begin_relocation(self) -> None:
-        """Hook for the neutral variant; for real owners the displaced piece is simply in hand."""
+        """A displaced neutral Trader brings one more neutral Trader from the pool (RULES.md §5.A)."""
+        if self.rl_owner != NEUTRAL:
+            return
+        self.rl_extras = 1
+        if self.options.neutral_extra_mandatory:
+            self.rl_extras = 0
+            if self.free_total - self.route_free[self.rl_route] >= 2:
+                self.hand = (TRADER, TRADER)
 
     def _do_lift(self, move: Lift) -> None:
         p = self.current
@@ -1188,7 +1278,57 @@ class GameState:
         self._relocation_progress()
 
     def _after_neutral_placement(self, r: int) -> None:
-        """Hook for the neutral variant (a full neutral route is claimed at once)."""
+        """A route whose every house holds a neutral piece is claimed at once (RULES.md §5.A)."""
+        if self.rl_owner != NEUTRAL or self.route_free[r]:
+            return
+        neutral = NEUTRAL * 2
+        if any(self.houses[h] != neutral for h in self.board.routes[r].houses):
+            return
+        # 1. control points for real controllers, before the office
+        for c in self.board.routes[r].cities:
+            ctrl = self.controller(c)
+            if ctrl is not None and ctrl != NEUTRAL:
+                self.score[ctrl] += 1
+        # 2. the marker is discarded; its replacement goes to the active player's plate
+        if self.route_marker[r] >= 0:
+            self.route_marker[r] = EMPTY
+            self.neutral_discards += 1
+            if self.marker_supply:
+                self.plate[self.current] = self.plate[self.current] + (self.marker_supply.pop(),)
+            else:
+                self._t2 = True
+        self.neutral_pending = (r,)
+        cities = self._neutral_office_cities()
+        if len(cities) == 2:
+            self.phase = Phase.NEUTRAL_OFFICE  # the active player chooses the city
+            return
+        self._neutral_office(cities[0] if cities else -1)
+
+    def _neutral_office(self, c: int) -> None:
+        """3-4 of a neutral claim: office in city ``c`` (or none), the rest back to the pool."""
+        r = self.neutral_pending[0]
+        self.neutral_pending = ()
+        route = self.board.routes[r]
+        if c >= 0:
+            self._establish(NEUTRAL, c, NEUTRAL * 2)
+        for h in route.houses:
+            self.houses[h] = EMPTY
+        self.route_free[r] = route.spaces
+        self.free_total += route.spaces
+        if self.options.neutral_keep_on_ability_route and self._neutral_setup_route(r):
+            self._put_neutral(r)
+        self.phase = Phase.RELOCATE
+
+    def _do_neutral_office(self, move: NeutralOffice) -> None:
+        self._need_phase(Phase.NEUTRAL_OFFICE, "Choosing the city of a neutral claim")
+        c = self._city(move.city)
+        if c not in self._neutral_office_cities():
+            route = self.board.routes[self.neutral_pending[0]]
+            raise IllegalMoveError(
+                f"the neutral claim of {route.code} establishes in one of its cities with a free office", "§5.A"
+            )
+        self._neutral_office(c)
+        self._relocation_progress()
 
     def _relocation_progress(self) -> None:
         if self.phase != Phase.RELOCATE or self.hand:
@@ -1208,11 +1348,17 @@ class GameState:
         self._need_phase(Phase.RELOCATE, "Taking an extra piece")
         kind = self._kind(move.piece)
         b = self.rl_owner
-        if b == NEUTRAL or self.rl_extras <= 0:
+        if self.rl_extras <= 0:
             raise IllegalMoveError("no more extra pieces may be relocated", "§2.4")
         free_out = self.free_total - self.route_free[self.rl_route]
         if free_out < len(self.hand) + 1:
             raise IllegalMoveError("there is no free house left for another extra piece", "§2.4")
+        if b == NEUTRAL:
+            if kind != TRADER:
+                raise IllegalMoveError("the neutral player has only Traders", "§5.A")
+            self.hand = self.hand + (TRADER,)
+            self.rl_extras -= 1
+            return
         if self.stk_t[b] or self.stk_m[b]:
             src_t, src_m, where = self.stk_t, self.stk_m, "stock"
         elif self.sup_t[b] or self.sup_m[b]:
@@ -1392,12 +1538,22 @@ class GameState:
             self._end_turn()
 
     def _do_end_turn(self, move: EndTurn) -> None:
+        if self.phase == Phase.PAWN_END:  # decline the free pawn move
+            self._finish_turn()
+            return
         self._need_phase(Phase.ACTIONS, "Ending the turn")
         self._end_turn()
 
     def _end_turn(self) -> None:
         if self.plate[self.current] and self._marker_routes():
             self.phase = Phase.MARKERS
+            return
+        self._after_markers()
+
+    def _after_markers(self) -> None:
+        """§2.9 step 3: the optional free pawn move after the last action, then the next turn."""
+        if self.pawn >= 0 and self._free_pawn_move_open(before=False):
+            self.phase = Phase.PAWN_END
             return
         self._finish_turn()
 
@@ -1420,10 +1576,12 @@ class GameState:
         self.plate[p] = self.plate[p][1:]
         self._after_marker_placed(r)
         if not self.plate[p] or not self._marker_routes():
-            self._finish_turn()
+            self._after_markers()
 
     def _after_marker_placed(self, r: int) -> None:
-        """Hook for the neutral variant (a neutral Trader joins each new marker route)."""
+        """Neutral variant: a neutral Trader joins each route that just received a marker (§5.A)."""
+        if self.neutral_variant:
+            self._put_neutral(r)
 
     def _finish_turn(self) -> None:
         self.current = (self.current + 1) % self.players
@@ -1434,7 +1592,53 @@ class GameState:
         self.phase = Phase.ACTIONS
 
     def _do_pawn(self, move: Pawn) -> None:
-        raise IllegalMoveError("there is no pawn in this game", "§5.B")
+        if self.players != 2 or self.options.two_player_variant != "pawn":
+            raise IllegalMoveError("there is no pawn in this game", "§5.B")
+        target = self.board.province_index.get(move.province) if isinstance(move.province, str) else None
+        if target is None:
+            raise IllegalMoveError(f"there is no province {move.province!r}", "§5.B")
+        phase = self.phase
+        if phase == Phase.PAWN_SETUP:
+            if move.paid:
+                raise IllegalMoveError("placing the pawn at the start costs nothing", "§5.B")
+            self._set_pawn(target)
+            self.phase = Phase.ACTIONS
+            return
+        if move.paid:
+            self._start_action("A paid pawn move")
+            if target == self.pawn:
+                raise IllegalMoveError("the pawn is already in that province", "§5.B")
+            self._set_pawn(target)
+            self.actions_used += 1
+            self._after_action()
+            return
+        dist = self.board.province_distance[self.pawn][target]
+        if phase == Phase.ACTIONS:
+            if self.actions_used:
+                raise IllegalMoveError(
+                    "the free pawn move comes before the first action or after the last one (end the turn first)",
+                    "§5.B",
+                )
+            before = True
+        elif phase == Phase.PAWN_END:
+            before = False
+        else:
+            raise IllegalMoveError(f"moving the pawn is not possible now: {_PHASE_TEXT[phase]}", _PHASE_RULE[phase])
+        if not self._free_pawn_move_open(before):
+            raise IllegalMoveError("the free pawn move of this turn is used", "§5.B opt.pawnFreeMoves")
+        if not 1 <= dist <= 2:
+            raise IllegalMoveError(
+                f"a free pawn move crosses 1 or 2 borders; {move.province} is {dist} away (pay an action to go further)",
+                "§5.B",
+            )
+        self._set_pawn(target)
+        self.pawn_free_used |= 1 if before else 2
+        if phase == Phase.PAWN_END:
+            self._finish_turn()
+
+    def _set_pawn(self, province: int) -> None:
+        self.pawn = province
+        self._allowed = frozenset(self.board.provinces[province].routes)
 
     # ------------------------------------------------------------------------------------------ misc
 
@@ -1497,6 +1701,7 @@ _HANDLERS: dict[type, Callable[[GameState, Any], None]] = {
     EndTurn: GameState._do_end_turn,
     PlaceMarker: GameState._do_place_marker,
     Pawn: GameState._do_pawn,
+    NeutralOffice: GameState._do_neutral_office,
 }
 
 
