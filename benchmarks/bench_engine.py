@@ -20,14 +20,23 @@ import time
 from hansa.bots import make_bot
 from hansa.core.state import GameState
 
+CONFIGS = {
+    "2n": (2, {"two_player_variant": "neutral"}),
+    "2p": (2, {"two_player_variant": "pawn"}),
+    "3": (3, {}),
+    "4": (4, {}),
+    "5": (5, {}),
+}
 
-def bench_games(players: int, games: int, seed: int, policy: str) -> dict[str, float]:
+
+def bench_games(label: str, games: int, seed: int, policy: str) -> dict[str, object]:
+    players, options = CONFIGS[label]
     moves = 0
     turns = []
     lengths = []
     start = time.perf_counter()
     for g in range(games):
-        state = GameState.new(players, seed + g)
+        state = GameState.new(players, seed + g, options)
         bots = [make_bot(policy, (seed + g) * 10 + i) for i in range(players)]
         n = 0
         while not state.is_over:
@@ -39,7 +48,9 @@ def bench_games(players: int, games: int, seed: int, policy: str) -> dict[str, f
         turns.append(state.turn)
     elapsed = time.perf_counter() - start
     return {
+        "config": label,
         "players": players,
+        "options": options,
         "games": games,
         "seconds": round(elapsed, 3),
         "games_per_s": round(games / elapsed, 2),
@@ -76,7 +87,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=30, help="games per player count")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--players", type=int, nargs="*", default=[3, 4, 5])
+    parser.add_argument("--configs", nargs="*", default=list(CONFIGS), choices=list(CONFIGS),
+                        help="2n = two players neutral variant, 2p = two players pawn variant, 3, 4, 5")
     parser.add_argument("--policy", default="random")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
@@ -84,12 +96,12 @@ def main() -> None:
         "python": platform.python_version(),
         "machine": platform.machine(),
         "policy": args.policy,
-        "games": [bench_games(p, args.games, args.seed, args.policy) for p in args.players],
-        "primitives": [dict(players=p, **bench_primitives(p, args.seed)) for p in args.players],
+        "games": [bench_games(c, args.games, args.seed, args.policy) for c in args.configs],
+        "primitives": [dict(players=p, **bench_primitives(p, args.seed)) for p in (3, 4, 5)],
     }
-    print(f"{'players':>7} {'games':>6} {'games/s':>8} {'moves/s':>8} {'moves/game':>10} {'turns/game':>10}")
+    print(f"{'config':>7} {'games':>6} {'games/s':>8} {'moves/s':>8} {'moves/game':>10} {'turns/game':>10}")
     for r in results["games"]:
-        print(f"{r['players']:>7} {r['games']:>6} {r['games_per_s']:>8} {r['moves_per_s']:>8} "
+        print(f"{r['config']:>7} {r['games']:>6} {r['games_per_s']:>8} {r['moves_per_s']:>8} "
               f"{r['moves_per_game']:>10} {r['turns_per_game']:>10}")
     for r in results["primitives"]:
         print(f"{r['players']}p: copy() {r['copy_us']} us, legal_moves() {r['legal_moves_us']} us "

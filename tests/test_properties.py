@@ -49,21 +49,47 @@ def play_checked(players: int, seed: int, options: dict) -> GameState:
     return state
 
 
+TWO_PLAYER_SETS = {
+    "neutral": [
+        {"two_player_variant": "neutral"},
+        {"neutral_coellen": False, "neutral_keep_on_ability_route": False, "neutral_extra_mandatory": False},
+        {"swap_needs_own": False, "remove3_targets": "opponents", "marker_set": "PT15"},
+    ],
+    "pawn": [
+        {"two_player_variant": "pawn"},
+        {"two_player_variant": "pawn", "pawn_free_moves": "beforeAndAfter", "marker_set": "EN16"},
+    ],
+}
+
+
 @pytest.mark.parametrize("players", [3, 4, 5])
 @settings(max_examples=GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=False)
 @given(seed=st.integers(0, 2**31 - 1), options=st.sampled_from(OPTION_SETS))
 def test_random_games_keep_invariants_and_end(players: int, seed: int, options: dict) -> None:
-    state = play_checked(players, seed, options)
+    check_finished(play_checked(players, seed, options))
+
+
+@pytest.mark.parametrize("variant", ["neutral", "pawn"])
+@settings(max_examples=GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1), data=st.data())
+def test_random_two_player_games_keep_invariants_and_end(variant: str, seed: int, data: st.DataObject) -> None:
+    options = data.draw(st.sampled_from(TWO_PLAYER_SETS[variant]), label="options")
+    check_finished(play_checked(2, seed, options))
+
+
+def check_finished(state: GameState) -> None:
     assert state.is_over
     assert state.end_triggers, "a finished game names its end trigger"
     assert max(state.score) >= 20 or "markers" in state.end_triggers or "cities" in state.end_triggers
 
 
-@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31 - 1), options=st.sampled_from(OPTION_SETS), data=st.data())
 def test_legal_moves_agree_with_play(players: int, seed: int, options: dict, data: st.DataObject) -> None:
     """At sampled positions: every legal move plays; every other move of the universe raises and changes nothing."""
+    if players == 2:
+        options = data.draw(st.sampled_from(TWO_PLAYER_SETS["neutral"] + TWO_PLAYER_SETS["pawn"]), label="2p options")
     state = GameState.new(players, seed, options)
     rng = random.Random(seed)
     universe = move_universe(state.board)

@@ -15,8 +15,8 @@ from hansa.core.moves import Claim, Displace, Place, move_from_json
 from hansa.record import game_from_record, game_to_record, replay_record, save_record
 
 
-def random_game(players: int, seed: int, limit: int | None = None) -> Game:
-    game = Game(players, seed=seed, undo=False)
+def random_game(players: int, seed: int, limit: int | None = None, options: dict | None = None) -> Game:
+    game = Game(players, seed=seed, options=options, undo=False)
     bot = ClaimingRandomBot(seed)
     while not game.is_over and (limit is None or len(game.moves) < limit):
         game.play(bot.choose(game.state))
@@ -47,6 +47,22 @@ def test_record_replays_to_identical_state(players: int, seed: int, tmp_path) ->
     assert again.state == game.state
     assert again.moves == game.moves
     assert again.to_record() == game.to_record()
+
+
+@pytest.mark.parametrize("variant,seed", [("neutral", 31), ("pawn", 32)])
+def test_two_player_record_replays_exactly(variant: str, seed: int, tmp_path) -> None:
+    game = random_game(2, seed, options={"two_player_variant": variant})
+    assert game.is_over
+    kinds = {type(m).__name__ for m in game.moves}
+    assert ("Pawn" in kinds) == (variant == "pawn")
+    path = tmp_path / "2p.json"
+    save_record(game, path)
+    record = json.loads(path.read_text())
+    assert record["options"] == ({"two_player_variant": "pawn"} if variant == "pawn" else {})
+    again = replay_record(path)
+    assert again.state == game.state and again.moves == game.moves
+    for move in game.moves:
+        assert parse_move(move.text(), game.state.board) == move
 
 
 def test_unfinished_record_replays(tmp_path) -> None:

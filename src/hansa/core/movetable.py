@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from .board import Board
-from .moves import Displace, Drop, Lift, LiftExtra, Place, Relocate, Remove
+from .moves import Displace, Drop, Lift, LiftExtra, Pawn, Place, Relocate, Remove
 
 _PAYS = (("T", "M"), ("TT", "TM", "MM"))  # penalty strings by (k - 1) and number of Merchants paid
 
@@ -23,6 +23,8 @@ class MoveTable:
     remove: tuple[Remove, ...]
     #: displace[house][kind][k - 1][merchants paid]
     displace: tuple[tuple[tuple[tuple[Displace, ...], ...], ...], ...]
+    #: pawn[paid][province]
+    pawn: tuple[tuple[Pawn, ...], tuple[Pawn, ...]]
 
 
 def pay_string(k: int, merchants: int) -> str:
@@ -49,4 +51,5 @@ def move_table(board: Board) -> MoveTable:
             )
             for n in names
         ),
+        pawn=tuple(tuple(Pawn(p.code, paid) for p in board.provinces) for paid in (False, True)),  # type: ignore[arg-type]
     )

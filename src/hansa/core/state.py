@@ -530,7 +530,7 @@ class GameState:
     def _gen_two_player(self) -> list[Move]:
         phase = self.phase
         if phase == Phase.PAWN_SETUP:
-            return [Pawn(p.code) for p in self.board.provinces]
+            return list(self._mt.pawn[False])
         if phase == Phase.PAWN_END:
             return self._pawn_options(paid=False) + [_END_TURN]
         if phase == Phase.NEUTRAL_OFFICE:
@@ -833,11 +833,11 @@ class GameState:
 
     def _pawn_options(self, paid: bool) -> list[Move]:
         """Pawn moves: paid to any other province, free across 1 or 2 borders (RULES.md §5.B)."""
-        provinces = self.board.provinces
+        moves = self._mt.pawn[paid]
         if paid:
-            return [Pawn(p.code, True) for p in provinces if p.index != self.pawn]
+            return [m for i, m in enumerate(moves) if i != self.pawn]
         dist = self.board.province_distance[self.pawn]
-        return [Pawn(p.code) for p in provinces if 1 <= dist[p.index] <= 2]
+        return [m for i, m in enumerate(moves) if 1 <= dist[i] <= 2]
 
     def _free_pawn_move_open(self, before: bool) -> bool:
         """May the active player still make a free pawn move (before the first / after the last action)?"""
