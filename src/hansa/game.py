@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .core.errors import HansaError, MalformedMoveError
-from .core.moves import Move, move_from_json, parse_move
+from .core.moves import Move, PlaceMarker, move_from_json, parse_move
 from .core.options import GameOptions
 from .core.scoring import ScoreBreakdown, final_scores, winners
 from .core.state import GameState
@@ -40,6 +40,9 @@ class Game:
         self.state: GameState = GameState.new(len(names), seed, options, start_player=start_player)
         self.options: GameOptions = self.state.options
         self.moves: list[Move] = []
+        #: Seat that made each move, and the turn number it was made in (parallel to ``moves``).
+        self.movers: list[int] = []
+        self.move_turns: list[int] = []
         self._snapshots: list[GameState] = []
         #: Keep a snapshot per move so :meth:`undo` works (switch off for fast self-play with records).
         self.keep_undo = undo
@@ -59,6 +62,7 @@ class Game:
     def play(self, move: Move | str | dict[str, Any], player: int | None = None) -> Move:
         """Validate and play a move (see :meth:`GameState.play`); returns the parsed move."""
         parsed = self.parse(move)
+        mover, turn = self.state.decider, self.state.turn
         if self.keep_undo:
             before = self.state.copy()
             self.state.play(parsed, player)
@@ -66,6 +70,8 @@ class Game:
         else:
             self.state.play(parsed, player)
         self.moves.append(parsed)
+        self.movers.append(mover)
+        self.move_turns.append(turn)
         return parsed
 
     def undo(self) -> Move:
@@ -73,7 +79,31 @@ class Game:
         if not self._snapshots:
             raise HansaError("there is no move to undo")
         self.state = self._snapshots.pop()
+        self.movers.pop()
+        self.move_turns.pop()
         return self.moves.pop()
+
+    def undoable(self, seat: int) -> int:
+        """How many of the last moves ``seat`` may take back: its own latest moves, as long as no other seat has
+        moved since (a relocation, the next turn) and no hidden information was revealed (a replacement marker
+        placed face up).  The last action of a turn that ended by itself can be taken back until the next player
+        acts.  0 when the game is over."""
+        if self.state.is_over or not self._snapshots:
+            return 0
+        count = 0
+        for i in range(len(self.moves) - 1, -1, -1):
+            if count >= len(self._snapshots) or self.movers[i] != seat:
+                break
+            if isinstance(self.moves[i], PlaceMarker):
+                break
+            count += 1
+        return count
+
+    def undo_own(self, seat: int) -> Move:
+        """Take back ``seat``'s last move if :meth:`undoable` allows it (the table rule for players)."""
+        if self.undoable(seat) < 1:
+            raise HansaError("nothing to undo: only your own latest moves, before anyone else moves or a marker is revealed")
+        return self.undo()
 
     def legal_moves(self) -> list[Move]:
         """The deciding player's legal moves."""

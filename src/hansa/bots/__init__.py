@@ -1,17 +1,49 @@
-"""Bots that play through the engine's public API (``legal_moves`` / ``play``), never peeking at hidden markers."""
+"""Bots that play through the engine's public API (``legal_moves`` / ``play`` / ``determinized``).
+
+No bot reads the face-down marker supply or the plates: every lookahead runs on
+:meth:`~hansa.core.state.GameState.determinized` copies.
+
+Bot specs (``make_bot``): ``uniform``; ``random`` (claims whenever it can, else uniform; the simulator's
+default); ``purpose`` (random with purpose); ``heuristic``; ``mcts`` = ``mcts:medium``; ``mcts:easy``,
+``mcts:medium``, ``mcts:hard``; ``mcts:iterations=N``; ``mcts:seconds=S``.
+"""
+
+from __future__ import annotations
 
 from .base import Bot
-from .random_bots import ClaimingRandomBot, UniformRandomBot
+from .heuristic import HeuristicBot
+from .random_bots import ClaimingRandomBot, PurposefulRandomBot, UniformRandomBot
 
-__all__ = ["Bot", "ClaimingRandomBot", "UniformRandomBot", "make_bot", "BOT_NAMES"]
+__all__ = [
+    "BOT_NAMES", "Bot", "ClaimingRandomBot", "HeuristicBot", "PurposefulRandomBot", "UniformRandomBot",
+    "bot_spec_ok", "make_bot",
+]
 
-BOT_NAMES = ("random", "uniform")
+BOT_NAMES = ("random", "uniform", "purpose", "heuristic", "mcts", "mcts:easy", "mcts:medium", "mcts:hard")
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """Create a bot by name: ``random`` (claims whenever it can, otherwise uniform) or ``uniform``."""
-    if name == "random":
+def make_bot(spec: str, seed: int | None = None) -> Bot:
+    """Create a bot from its spec (see the module docstring)."""
+    name, _, arg = spec.partition(":")
+    if name == "random" and not arg:
         return ClaimingRandomBot(seed)
-    if name == "uniform":
+    if name == "uniform" and not arg:
         return UniformRandomBot(seed)
-    raise ValueError(f"unknown bot {name!r}; bots are {', '.join(BOT_NAMES)}")
+    if name == "purpose" and not arg:
+        return PurposefulRandomBot(seed)
+    if name == "heuristic" and not arg:
+        return HeuristicBot(seed)
+    if name == "mcts":
+        from .mcts import MctsBot
+
+        return MctsBot.from_spec(arg or "medium", seed)
+    raise ValueError(f"unknown bot {spec!r}; bots are {', '.join(BOT_NAMES)}, mcts:iterations=N, mcts:seconds=S")
+
+
+def bot_spec_ok(spec: str) -> bool:
+    """True if ``make_bot(spec)`` would succeed."""
+    try:
+        make_bot(spec, 0)
+    except ValueError:
+        return False
+    return True

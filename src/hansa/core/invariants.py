@@ -26,21 +26,24 @@ def check_invariants(state: GameState, previous_scores: list[int] | None = None)
             raise InvariantError(f"seat {p} has {got[0]} Traders and {got[1]} Merchants, not 27 and 4")
         if min(state.sup_t[p], state.sup_m[p], state.stk_t[p], state.stk_m[p]) < 0:
             raise InvariantError(f"seat {p} has a negative supply or stock")
-    free_total = 0
-    for r in board.routes:
-        free = sum(1 for h in r.houses if state.houses[h] < 0)
-        if free != state.route_free[r.index]:
-            raise InvariantError(f"route {r.code}: counter says {state.route_free[r.index]} free houses, found {free}")
-        free_total += free
-    if free_total != state.free_total:
-        raise InvariantError(f"free-house total {state.free_total} != {free_total}")
+    house_route = board.house_route
+    free = [0] * len(board.routes)
+    for h, code in enumerate(state.houses):
+        if code < 0:
+            free[house_route[h]] += 1
+    if free != state.route_free:
+        raise InvariantError(f"free-house counters {state.route_free} disagree with the houses {free}")
+    if sum(free) != state.free_total:
+        raise InvariantError(f"free-house total {state.free_total} != {sum(free)}")
     completed = 0
+    offices = state.offices
     for c in board.cities:
-        occupied = [state.offices[c.office_base + i] >= 0 for i in range(len(c.offices))]
-        filled = sum(occupied)
-        if occupied != [True] * filled + [False] * (len(occupied) - filled) or filled != state.city_filled[c.index]:
-            raise InvariantError(f"offices of {c.name} are not filled left to right ({occupied})")
-        completed += filled == len(c.offices)
+        n = len(c.offices)
+        filled = state.city_filled[c.index]
+        row = offices[c.office_base : c.office_base + n]
+        if filled > n or min(row[:filled], default=0) < 0 or max(row[filled:], default=-1) >= 0:
+            raise InvariantError(f"offices of {c.name} are not filled left to right ({row}, counter {filled})")
+        completed += filled == n
     if completed != state.completed:
         raise InvariantError(f"completed-cities counter {state.completed} but {completed} cities are complete")
     if previous_scores is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import chain
 from collections.abc import Callable, Iterable
 from enum import IntEnum
 from typing import Any
@@ -341,6 +342,23 @@ class GameState:
 
     __copy__ = copy
 
+    def determinized(self, rng: random.Random) -> GameState:
+        """A copy in which the hidden markers (face-down supply and every plate) are reshuffled among themselves.
+
+        Nobody knows these markers, not even a plate's owner, so every bot that looks ahead should search on a
+        determinized copy: the result depends only on public information and ``rng``."""
+        new = self.copy()
+        pool = list(self.marker_supply)
+        for plate in self.plate:
+            pool.extend(plate)
+        rng.shuffle(pool)
+        k = len(self.marker_supply)
+        new.marker_supply = pool[:k]
+        for p, plate in enumerate(self.plate):
+            new.plate[p] = tuple(pool[k : k + len(plate)])
+            k += len(plate)
+        return new
+
     def key(self) -> tuple[Any, ...]:
         """A hashable value identifying the whole position, hidden marker order included (two states with
         equal keys behave identically for every future move)."""
@@ -486,11 +504,7 @@ class GameState:
     def census(self) -> list[tuple[int, int]]:
         """``(traders, merchants)`` found anywhere for every seat: supply, stock, tracks, score marker, houses,
         offices, extra offices, Coellen table, and pieces in hand during a Move or a relocation."""
-        counts = Counter(self.houses)
-        counts.update(self.offices)
-        counts.update(self.table)
-        for ex in self.extras:
-            counts.update(ex)
+        counts = Counter(chain(self.houses, self.offices, self.table, *self.extras))
         holder = self.rl_owner if self.phase == Phase.RELOCATE else self.current if self.phase == Phase.MOVE else -1
         out = []
         for p in range(self.players):

@@ -1,0 +1,212 @@
+"""A readable evaluation of a Hansa Teutonica position, used by the heuristic and MCTS bots.
+
+``evaluate(state)`` returns one number per seat: an estimate of that seat's final score plus the value of what it
+is building.  Every term is listed in :class:`Weights` with the reason for its size.  Only public information is
+used: the face-down marker supply and the plates count, their contents do not.
+
+Terms for seat ``p``:
+
+* **score** — in-game prestige points (certain).
+* **final** — final scoring if the game ended now: fully developed abilities, bonus markers held, Coellen table,
+  controlled cities (2 each), largest network × Town keys.
+* **abilities** — progress on each track, by how much a level is worth for the rest of the game.
+* **routes** — for every route holding only ``p``'s pieces: the fraction filled, squared, times what claiming
+  it would bring (control points, the best benefit, the marker on it).  A full own route counts at once.
+* **pieces** — pieces in the supply (ready) and in the stock (one Income away).
+* **markers** — unused bonus markers (their effect is still to come).
+
+The bots maximise ``value[p] - Weights.rivalry * max(value[q] for q != p)``: a position is good when it is
+good for me and not for my strongest opponent.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..core.constants import (
+    ABILITY_MAX,
+    ABILITY_VALUES,
+    ACTIONS,
+    BAGS,
+    BOOK,
+    CONTROL_POINTS,
+    EXTRA_OFFICE,
+    FULL_ABILITY_POINTS,
+    KEYS,
+    NEUTRAL,
+    PRIVILEGE,
+    marker_points,
+)
+from ..core.state import GameState, Phase
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Weights of the evaluation terms (points per unit)."""
+
+    #: Value of one level of each ability (keys, actions, privilege, book, bags): Actions is the strongest engine
+    #: in the game, Privilege opens offices, Keys multiply the network, Book and Bags are logistics.
+    ability_level: tuple[float, ...] = (2.2, 2.8, 1.8, 1.0, 1.2)
+    #: Base value of claiming a route (the action it costs is paid later; the pieces return to the stock).
+    claim_base: float = 0.5
+    #: Value of holding an office beyond what final scoring would give for it now (future control, network growth,
+    #: the tie-break); counted for every office in the evaluation, so claims realise it.
+    office_held: float = 1.5
+    #: Value of an ability upgrade obtained by a claim (on top of ability_level).
+    ability_claim: float = 1.0
+    #: A bonus marker lying on a route, for whoever claims it.
+    route_marker: float = 2.5
+    #: How a partly filled own route is discounted: hold × value × (filled fraction) ** route_power.  ``hold`` < 1
+    #: makes claiming a full route better than sitting on it.
+    route_power: float = 2.0
+    route_hold: float = 0.6
+    #: Pieces ready to use: ``liquidity × sqrt(supply + stock_share × stock)``.  Concave, so the first pieces matter
+    #: most: a player with nothing left values getting pieces back (claiming a dead route) highly.
+    liquidity: float = 1.0
+    stock_share: float = 0.4
+    #: A piece in hand during a Move or a relocation (about to land on the board).
+    supply_piece: float = 0.15
+    #: An action still available to the active player this turn (ending a turn early forfeits them).
+    tempo: float = 0.6
+    #: An unused bonus marker (its effect is still to come), by type (extra, swap, +3, +4, improve, remove3).
+    unused_marker: tuple[float, ...] = (1.5, 0.5, 1.5, 2.0, 2.0, 0.8)
+    #: How much the strongest opponent's value is subtracted.
+    rivalry: float = 0.8
+
+
+DEFAULT = Weights()
+
+
+def controllers(state: GameState) -> list[int | None]:
+    """Controller of every city (index by city)."""
+    return [state.controller(c) for c in range(len(state.board.cities))]
+
+
+def final_now(state: GameState, p: int, ctrl: list[int | None]) -> float:
+    """Final score of seat ``p`` if the game ended now (RULES.md §4.3)."""
+    total = state.score[p]
+    levels = state.levels
+    for a in (ACTIONS, PRIVILEGE, BOOK, BAGS):
+        if levels[p * 5 + a] == ABILITY_MAX[a]:
+            total += FULL_ABILITY_POINTS
+    total += marker_points(len(state.markers[p]) + len(state.used_markers[p]))
+    for (points, _), code in zip(state.board.coellen_table, state.table):
+        if code >= 0 and code >> 1 == p:
+            total += points
+    total += CONTROL_POINTS * sum(1 for owner in ctrl if owner == p)
+    best = max((n for _, n in state.network_components(p)), default=0)
+    total += best * ABILITY_VALUES[KEYS][levels[p * 5 + KEYS]]
+    return total
+
+
+def claim_value(state: GameState, p: int, r: int, ctrl: list[int | None], w: Weights = DEFAULT) -> float:
+    """What claiming route ``r`` would be worth to ``p`` (control points now + the best benefit + its marker)."""
+    board = state.board
+    route = board.routes[r]
+    value = w.claim_base
+    priv = ABILITY_VALUES[PRIVILEGE][state.levels[p * 5 + PRIVILEGE]]
+    keys = ABILITY_VALUES[KEYS][state.levels[p * 5 + KEYS]]
+    # Which piece kinds the claim will have: those on the route, or (route not full yet) those p can still add.
+    has_t = has_m = False
+    free = False
+    for h in route.houses:
+        code = state.houses[h]
+        if code < 0:
+            free = True
+        elif code & 1:
+            has_m = True
+        else:
+            has_t = True
+    if free:
+        has_t = True
+        has_m = has_m or state.sup_m[p] > 0
+    best = 0.0
+    for c in route.cities:
+        owner = ctrl[c]
+        if owner == p:
+            value += 1
+        city = board.cities[c]
+        filled = state.city_filled[c]
+        office = w.office_held + keys + (CONTROL_POINTS if owner is None else 0)
+        spec = city.offices[filled] if filled < len(city.offices) else None
+        if spec is not None and spec.privilege <= priv and (has_m if spec.round else has_t):
+            best = max(best, office + (1.0 if spec.coin else 0.0))
+        elif EXTRA_OFFICE in state.markers[p] and (filled or state.extras[c]):
+            best = max(best, office - 1.0)
+        if city.ability is not None and state.levels[p * 5 + city.ability] < ABILITY_MAX[city.ability]:
+            best = max(best, w.ability_level[city.ability] + w.ability_claim)
+    if r == board.coellen_route and has_m:
+        for (points, colour), code in zip(board.coellen_table, state.table):
+            if code < 0 and colour <= priv:
+                best = max(best, points * 0.8)
+                break
+    if state.route_marker[r] >= 0:
+        value += w.route_marker
+    return value + best
+
+
+def evaluate(state: GameState, w: Weights = DEFAULT) -> list[float]:
+    """Value of the position for every seat (higher is better); see the module docstring."""
+    n = state.players
+    ctrl = controllers(state)
+    values = [final_now(state, p, ctrl) for p in range(n)]
+    for code in state.offices:
+        if code >= 0 and code >> 1 < n:
+            values[code >> 1] += w.office_held
+    for extras in state.extras:
+        for code in extras:
+            if code >> 1 < n:
+                values[code >> 1] += w.office_held
+    levels = state.levels
+    for p in range(n):
+        v = 0.0
+        for a in range(5):
+            v += w.ability_level[a] * levels[p * 5 + a]
+        ready = state.sup_t[p] + state.sup_m[p] + w.stock_share * (state.stk_t[p] + state.stk_m[p])
+        v += w.liquidity * math.sqrt(ready)
+        for kind in state.markers[p]:
+            v += w.unused_marker[kind]
+        values[p] += v
+    if not state.is_over and state.phase in (Phase.ACTIONS, Phase.MOVE):
+        values[state.current] += w.tempo * state.actions_left()
+    if state.phase == Phase.MOVE or state.phase == Phase.RELOCATE:  # pieces in hand are about to land
+        holder = state.current if state.phase == Phase.MOVE else state.rl_owner
+        if 0 <= holder < n:
+            values[holder] += w.supply_piece * len(state.hand)
+    # Routes held by one seat only.
+    houses = state.houses
+    for route in state.board.routes:
+        owner = -1
+        own = 0
+        mixed = False
+        for h in route.houses:
+            code = houses[h]
+            if code < 0:
+                continue
+            o = code >> 1
+            if owner < 0:
+                owner = o
+            elif o != owner:
+                mixed = True
+                break
+            own += 1
+        if mixed or owner < 0 or owner == NEUTRAL:
+            continue
+        frac = own / route.spaces
+        values[owner] += w.route_hold * claim_value(state, owner, route.index, ctrl, w) * frac**w.route_power
+    return values
+
+
+def relative(values: list[float], p: int, w: Weights = DEFAULT) -> float:
+    """``values[p]`` minus ``rivalry`` × the best opponent's value."""
+    best_other = max(v for q, v in enumerate(values) if q != p)
+    return values[p] - w.rivalry * best_other
+
+
+def action_points(state: GameState, p: int) -> int:
+    """Actions per turn of seat ``p`` (used by the bots to value tempo)."""
+    return ABILITY_VALUES[ACTIONS][state.levels[p * 5 + ACTIONS]]
+
+
+__all__ = ["DEFAULT", "Weights", "action_points", "claim_value", "controllers", "evaluate", "final_now", "relative"]

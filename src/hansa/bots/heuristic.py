@@ -1,0 +1,106 @@
+"""The heuristic bot: one-action lookahead with the evaluation of :mod:`hansa.bots.evaluation`.
+
+For every decision the bot ranks the legal moves with a cheap prior (how a move changes the routes it touches),
+keeps the best ``width`` house moves plus every other move, plays each of them on a copy of the position (with the
+hidden markers reshuffled, so it cannot learn them) and picks the move whose resulting position evaluates best
+for it relative to its strongest opponent.  Ties are broken by its seeded random generator.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..core.moves import Displace, Drop, Lift, LiftExtra, Move, Place, Relocate, Remove
+from ..core.state import GameState, Phase
+from .base import Bot
+from .evaluation import DEFAULT, Weights, claim_value, controllers, evaluate, relative
+
+_HOUSE_MOVES = (Place, Drop, Relocate, Displace, Lift, LiftExtra, Remove)
+
+
+class HeuristicBot(Bot):
+    """Greedy one-action lookahead on a documented evaluation (see :mod:`hansa.bots.evaluation`)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None, weights: Weights = DEFAULT, width: int = 10) -> None:
+        self.rng = random.Random(seed)
+        self.weights = weights
+        self.width = width
+
+    def choose(self, state: GameState, legal: list[Move] | None = None) -> Move:
+        moves = legal if legal is not None else state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        me = state.decider
+        base = state.determinized(self.rng)
+        candidates = self.candidates(base, moves, me)
+        best: Move = candidates[0]
+        best_value = float("-inf")
+        for move in candidates:
+            child = base.copy()
+            child.play(move)
+            self.complete_action(child, me)
+            value = relative(evaluate(child, self.weights), me, self.weights) + self.rng.random() * 1e-6
+            if value > best_value:
+                best, best_value = move, value
+        return best
+
+    def complete_action(self, state: GameState, me: int) -> None:
+        """Finish a Move action or a Remove 3 in progress greedily, so that a ``lift`` is judged by where the
+        piece will go (one-*action* lookahead rather than one-decision)."""
+        while not state.is_over and state.decider == me and state.phase in (Phase.MOVE, Phase.REMOVE):
+            moves = state.legal_moves()
+            if state.phase == Phase.MOVE:
+                moves = [m for m in moves if isinstance(m, Drop)]
+            options = self.candidates(state, moves, me)
+            best, best_value = options[0], float("-inf")
+            for move in options:
+                child = state.copy()
+                child.play(move)
+                value = relative(evaluate(child, self.weights), me, self.weights)
+                if value > best_value:
+                    best, best_value = move, value
+            state.play(best)
+
+    def candidates(self, state: GameState, moves: list[Move], me: int) -> list[Move]:
+        """Every non-house move, plus the ``width`` house moves with the best prior."""
+        others = [m for m in moves if not isinstance(m, _HOUSE_MOVES)]
+        house_moves = [m for m in moves if isinstance(m, _HOUSE_MOVES)]
+        if len(house_moves) <= self.width:
+            return others + house_moves
+        gain = route_gains(state, me, self.weights)
+        board = state.board
+        scored = []
+        for m in house_moves:
+            r = board.house_route[board.house_index[m.house]]  # type: ignore[attr-defined]
+            g = gain[r]
+            if isinstance(m, (Lift, LiftExtra, Remove)):
+                g = -g
+            scored.append((g + self.rng.random() * 1e-3, m))
+        scored.sort(key=lambda t: t[0], reverse=True)
+        return others + [m for _, m in scored[: self.width]]
+
+
+def route_gains(state: GameState, me: int, w: Weights = DEFAULT) -> list[float]:
+    """Cheap prior per route: roughly how much one more piece of ``me`` there is worth."""
+    ctrl = controllers(state)
+    houses = state.houses
+    out = []
+    for route in state.board.routes:
+        own = other = 0
+        for h in route.houses:
+            code = houses[h]
+            if code < 0:
+                continue
+            if code >> 1 == me:
+                own += 1
+            else:
+                other += 1
+        if other:
+            out.append(-0.5 + 0.2 * own)  # contested: little value in adding more
+            continue
+        value = claim_value(state, me, route.index, ctrl, w)
+        n = route.spaces
+        out.append(value * (((own + 1) / n) ** 2 - (own / n) ** 2))
+    return out
