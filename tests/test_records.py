@@ -179,3 +179,20 @@ def test_game_play_accepts_text_and_refuses_illegal_without_change() -> None:
     move = rng.choice([m for m in legal if isinstance(m, Place)])
     game.play(move.text())
     assert game.moves == [move]
+
+
+@pytest.mark.parametrize("players,options", [(2, {"two_player_variant": "pawn"}), (2, {}), (3, {"marker_set": "PT15"}), (5, {})])
+def test_snapshot_round_trips_through_json(players: int, options: dict) -> None:
+    """GameState.to_snapshot / from_snapshot (the server's storage form) keep the whole position."""
+    from hansa.core.state import GameState
+
+    state = GameState.new(players, 17, options)
+    bot = ClaimingRandomBot(4)
+    step = 0
+    while not state.is_over and step < 3000:
+        if step % 97 == 0:
+            twin = GameState.from_snapshot(json.loads(json.dumps(state.to_snapshot())))
+            assert twin == state
+            assert twin.legal_moves() == state.legal_moves()
+        state.play(bot.choose(state))
+        step += 1

@@ -73,7 +73,7 @@ class HeuristicBot(Bot):
         board = state.board
         scored = []
         for m in house_moves:
-            r = board.house_route[board.house_index[m.house]]  # type: ignore[attr-defined]
+            r = board.house_route[board.house_index[m.house]]
             g = gain[r]
             if isinstance(m, (Lift, LiftExtra, Remove)):
                 g = -g

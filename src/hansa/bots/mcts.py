@@ -187,40 +187,42 @@ def _rewards(values: list[float], scale: float) -> list[float]:
     return out
 
 
-def _playout_move(state: GameState, moves: list[Move], rng: random.Random) -> Move:
-    """Cheap heuristic playout policy: claim when possible (preferring a benefit), otherwise mostly build on
-    routes free of opponents, sometimes anything; end the turn only when nothing else is sensible."""
-    if len(moves) == 1:
+def _playout_move(state: GameState, moves: list[Move], rng: random.Random, sample: int = 6) -> Move:
+    """Cheap heuristic playout policy: claim when possible (preferring a benefit); otherwise draw a few random
+    legal moves and keep the one that builds most on a route free of opponents (ending the turn or declining
+    comes last)."""
+    n = len(moves)
+    if n == 1:
         return moves[0]
     claims = [m for m in moves if type(m) is Claim]
     if claims:
-        with_benefit = [m for m in claims if m.benefit != "nothing"]  # type: ignore[attr-defined]
+        with_benefit = [m for m in claims if m.benefit != "nothing"]
         return rng.choice(with_benefit or claims)
     me = state.decider
     board = state.board
     houses = state.houses
-    # Weight of building on each route: 1 + 2 × own pieces there if no opponent is on it, else 0.
-    weight = []
-    for route in board.routes:
-        own = 0
-        for h in route.houses:
-            code = houses[h]
-            if code >= 0:
-                if code >> 1 != me:
-                    own = -1
-                    break
-                own += 1
-        weight.append(1 + 2 * own if own >= 0 else 0)
     house_route = board.house_route
     house_index = board.house_index
-    builds = []
-    for m in moves:
+    best = moves[0]
+    best_score = -10.0
+    for _ in range(sample):
+        m = moves[rng.randrange(n)]
         t = type(m)
         if t is Place or t is Drop or t is Relocate:
-            w = weight[house_route[house_index[m.house]]]  # type: ignore[attr-defined]
-            if w:
-                builds.extend([m] * w)
-    if builds and rng.random() < 0.85:
-        return rng.choice(builds)
-    rest = [m for m in moves if type(m) is not EndTurn and type(m) is not Done]
-    return rng.choice(rest or moves)
+            own = 0
+            for h in board.routes[house_route[house_index[m.house]]].houses:  # type: ignore[attr-defined]
+                code = houses[h]
+                if code >= 0:
+                    if code >> 1 != me:
+                        own = -1
+                        break
+                    own += 1
+            score = 1.0 + 2 * own if own >= 0 else 0.2
+        elif t is EndTurn or t is Done:
+            score = -1.0
+        else:
+            score = 0.5
+        score += rng.random() * 0.1
+        if score > best_score:
+            best, best_score = m, score
+    return best

@@ -25,11 +25,25 @@ class MoveTable:
     displace: tuple[tuple[tuple[tuple[Displace, ...], ...], ...], ...]
     #: pawn[paid][province]
     pawn: tuple[tuple[Pawn, ...], tuple[Pawn, ...]]
+    #: displace_options[house][(min(supply T, 3) * 4 + min(supply M, 3)) * 2 + k - 1]: every legal Displace there
+    displace_options: tuple[tuple[tuple[Displace, ...], ...], ...]
 
 
-def pay_string(k: int, merchants: int) -> str:
-    """Penalty text for ``k`` pieces of which ``merchants`` are Merchants (``"TM"`` style)."""
-    return _PAYS[k - 1][merchants]
+def _displace_options(row: tuple[tuple[tuple[Displace, ...], ...], ...]) -> tuple[tuple[Displace, ...], ...]:
+    out = []
+    for t in range(4):
+        for m in range(4):
+            for k in (1, 2):
+                options: list[Displace] = []
+                if t + m >= 1 + k:
+                    for kind in (0, 1):
+                        rt, rm = t - (kind == 0), m - (kind == 1)
+                        if rt < 0 or rm < 0:
+                            continue
+                        for pay_m in range(max(0, k - rt), min(k, rm) + 1):
+                            options.append(row[kind][k - 1][pay_m])
+                out.append(tuple(options))
+    return tuple(out)
 
 
 @cache
@@ -37,6 +51,10 @@ def move_table(board: Board) -> MoveTable:
     """The (cached) move table of a board."""
     names = board.house_names
     letters = ("T", "M")
+    displace = tuple(
+        tuple(tuple(tuple(Displace(n, letters[kind], pay) for pay in _PAYS[k]) for k in (0, 1)) for kind in (0, 1))
+        for n in names
+    )
     return MoveTable(
         place=tuple(tuple(Place(n, letters[k]) for n in names) for k in (0, 1)),  # type: ignore[arg-type]
         drop=tuple(tuple(Drop(n, letters[k]) for n in names) for k in (0, 1)),  # type: ignore[arg-type]
@@ -44,12 +62,7 @@ def move_table(board: Board) -> MoveTable:
         lift=tuple(Lift(n) for n in names),
         lift_extra=tuple(LiftExtra(n) for n in names),
         remove=tuple(Remove(n) for n in names),
-        displace=tuple(
-            tuple(
-                tuple(tuple(Displace(n, letters[kind], pay) for pay in _PAYS[k]) for k in (0, 1))
-                for kind in (0, 1)
-            )
-            for n in names
-        ),
+        displace=displace,
         pawn=tuple(tuple(Pawn(p.code, paid) for p in board.provinces) for paid in (False, True)),  # type: ignore[arg-type]
+        displace_options=tuple(_displace_options(row) for row in displace),
     )

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import chain
 from collections.abc import Callable, Iterable
 from enum import IntEnum
+from itertools import chain
 from typing import Any
 
 from .board import Board, board_for_players
@@ -373,6 +373,50 @@ class GameState:
             self.neutral_discards,
         )
 
+    _SNAPSHOT_FIELDS = (
+        "players", "seed", "houses", "route_free", "free_total", "route_marker", "offices", "city_filled", "extras",
+        "table", "completed", "ew_paid", "marker_supply", "sup_t", "sup_m", "stk_t", "stk_m", "levels", "score",
+        "markers", "used_markers", "plate", "start_player", "current", "turn", "actions_used", "bonus_actions",
+        "phase", "hand", "lifted", "dropping", "rl_owner", "rl_route", "rl_extras", "rm_left", "end_triggers",
+        "_t2", "discarded", "pawn", "pawn_free_used", "neutral_pending", "neutral_discards",
+    )
+
+    def to_snapshot(self) -> dict[str, Any]:
+        """The whole position as JSON-ready data (hidden markers included: for storage, never for players)."""
+        out: dict[str, Any] = {"side": self.board.side, "options": self.options.to_dict()}
+        for name in self._SNAPSHOT_FIELDS:
+            value = getattr(self, name)
+            if isinstance(value, tuple):
+                value = list(value)
+            elif isinstance(value, list):
+                value = [list(v) if isinstance(v, tuple) else v for v in value]
+            out[name] = int(value) if isinstance(value, Phase) else value
+        return out
+
+    @classmethod
+    def from_snapshot(cls, data: dict[str, Any]) -> GameState:
+        """Rebuild a position saved by :meth:`to_snapshot` (printed board sides only)."""
+        from .board import load_board
+
+        self = cls.__new__(cls)
+        self.board = load_board(data["side"])
+        self.options = GameOptions.from_dict(data["options"])
+        self._mt = move_table(self.board)
+        tuple_lists = {"extras", "markers", "used_markers", "plate"}
+        tuples = {"hand", "end_triggers", "neutral_pending"}
+        for name in cls._SNAPSHOT_FIELDS:
+            value = data[name]
+            if name in tuple_lists:
+                value = [tuple(v) for v in value]
+            elif name in tuples:
+                value = tuple(value)
+            elif isinstance(value, list):
+                value = list(value)
+            setattr(self, name, value)
+        self.phase = Phase(data["phase"])
+        self._allowed = frozenset(self.board.provinces[self.pawn].routes) if self.pawn >= 0 else None
+        return self
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GameState) and self.key() == other.key()
 
@@ -582,29 +626,17 @@ class GameState:
                     out.extend([pt[h] for h in free])
                 if sp_m:
                     out.extend([pm[h] for h in free])
-            # Displace
-            total = sp_t + sp_m
-            if total >= 2:
-                lo = p * 2
-                disp = mt.displace
+            # Displace (the options per house and supply are precomputed)
+            if sp_t + sp_m >= 2:
+                base = (min(sp_t, 3) * 4 + min(sp_m, 3)) * 2
+                table = mt.displace_options
                 house_route = self.board.house_route
                 for h, code in enumerate(houses):
-                    if code < 0 or code == lo or code == lo + 1:
+                    if code < 0 or code >> 1 == p:
                         continue
                     if allowed is not None and house_route[h] not in allowed:
                         continue
-                    k = 1 + (code & 1)
-                    if total < 1 + k:
-                        continue
-                    row = disp[h]
-                    for kind in (0, 1):
-                        rt = sp_t - (kind == 0)
-                        rm = sp_m - (kind == 1)
-                        if rt < 0 or rm < 0:
-                            continue
-                        opts = row[kind][k - 1]
-                        for pay_m in range(max(0, k - rt), min(k, rm) + 1):
-                            out.append(opts[pay_m])
+                    out.extend(table[h][base + (code & 1)])
             # Move (lift own pieces)
             lift = mt.lift
             out.extend([lift[h] for h, code in enumerate(houses) if code >> 1 == p])

@@ -1,0 +1,130 @@
+"""Bots: they finish games with only legal moves, are deterministic for a seed, and never peek at hidden markers.
+
+(The engine raises on any illegal move, so a bot returning one fails these tests.)"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hansa.bots import BOT_NAMES, HeuristicBot, make_bot
+from hansa.bots.evaluation import evaluate
+from hansa.bots.mcts import MctsBot
+from hansa.core.moves import Move
+from hansa.core.state import GameState
+
+FAST = ["random", "purpose", "heuristic"]
+
+
+def play(players: int, seed: int, seats: list[str], options: dict | None = None, limit: int = 200_000) -> tuple[GameState, list[Move]]:
+    state = GameState.new(players, seed, options)
+    bots = [make_bot(spec, seed * 10 + i) for i, spec in enumerate(seats)]
+    moves = []
+    while not state.is_over and len(moves) < limit:
+        legal = state.legal_moves()
+        move = bots[state.decider].choose(state, legal)
+        assert move in legal, f"{seats[state.decider]} returned {move}, not a legal move"
+        state.play(move)
+        moves.append(move)
+    return state, moves
+
+
+@pytest.mark.parametrize(
+    "players,options",
+    [(2, {"two_player_variant": "neutral"}), (2, {"two_player_variant": "pawn"}), (3, {}), (4, {}), (5, {})],
+)
+@pytest.mark.parametrize("seed", range(4))
+def test_fast_bots_finish_games(players: int, options: dict, seed: int) -> None:
+    seats = [FAST[(seed + i) % len(FAST)] for i in range(players)]
+    if "random" in seats and players == 2 and options.get("two_player_variant") == "pawn":
+        seats = ["heuristic", "purpose"]  # claiming-random pawn games are very long; covered by the property tests
+    state, _ = play(players, seed, seats, options)
+    assert state.is_over
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_heuristic_self_play_finishes_in_a_realistic_length(players: int) -> None:
+    state, moves = play(players, 7, ["heuristic"] * players)
+    assert state.is_over
+    assert state.turn < 60 * players  # real games last roughly 15-30 rounds
+
+
+def test_mcts_finishes_a_game() -> None:
+    state, _ = play(3, 3, ["mcts:iterations=12", "heuristic", "purpose"])
+    assert state.is_over
+
+
+@pytest.mark.parametrize("spec", ["purpose", "heuristic", "mcts:iterations=20"])
+def test_same_seed_same_game(spec: str) -> None:
+    limit = 400 if spec.startswith("mcts") else 200_000
+    a, moves_a = play(3, 11, [spec, "heuristic", "purpose"], limit=limit)
+    b, moves_b = play(3, 11, [spec, "heuristic", "purpose"], limit=limit)
+    assert moves_a == moves_b and a.key() == b.key()
+
+
+def positions(n: int, seed: int) -> list[GameState]:
+    """Positions from a heuristic game in which markers are on plates or still hidden in the supply."""
+    state = GameState.new(3, seed)
+    bots = [HeuristicBot(seed + i) for i in range(3)]
+    out = []
+    while not state.is_over and len(out) < n:
+        if state.marker_supply and len(state.legal_moves()) > 1 and random.Random(len(out) + state.turn).random() < 0.1:
+            out.append(state.copy())
+        state.play(bots[state.decider].choose(state))
+    return out
+
+
+@pytest.mark.parametrize("spec", ["heuristic", "purpose", "mcts:iterations=25"])
+def test_bots_do_not_peek_at_hidden_markers(spec: str) -> None:
+    """Permuting the face-down supply and the plates never changes a bot's decision."""
+    rng = random.Random(5)
+    checked = 0
+    for state in positions(12, 21):
+        twin = state.copy()
+        pool = twin.marker_supply + [m for plate in twin.plate for m in plate]
+        if len(set(pool)) < 2:
+            continue
+        while True:
+            rng.shuffle(pool)
+            k = len(twin.marker_supply)
+            supply = pool[:k]
+            plates = []
+            for plate in state.plate:
+                plates.append(tuple(pool[k : k + len(plate)]))
+                k += len(plate)
+            if supply != state.marker_supply or plates != state.plate:
+                break
+        twin.marker_supply = supply
+        twin.plate = plates
+        assert make_bot(spec, 99).choose(state) == make_bot(spec, 99).choose(twin)
+        checked += 1
+    assert checked >= 5
+
+
+def test_bot_specs() -> None:
+    for spec in BOT_NAMES:
+        assert make_bot(spec, 1).choose(GameState.new(3, 1)) is not None
+    assert isinstance(make_bot("mcts:seconds=0.05", 1), MctsBot)
+    for bad in ["clever", "mcts:fast", "mcts:iterations=0", "heuristic:3"]:
+        with pytest.raises(ValueError):
+            make_bot(bad, 1)
+
+
+def test_mcts_time_budget_is_respected() -> None:
+    state = positions(1, 4)[0]
+    bot = make_bot("mcts:seconds=0.2", 3)
+    assert isinstance(bot, MctsBot)
+    bot.choose(state)
+    assert 0.15 < bot.last_stats["seconds"] < 0.6
+    assert bot.last_stats["iterations"] > 5
+
+
+def test_evaluation_prefers_own_progress() -> None:
+    """Putting a piece on a route of one's own raises one's evaluation; losing it to a rival lowers it."""
+    state = GameState.new(3, 2, start_player=0)
+    before = evaluate(state)[0]
+    state.play(next(m for m in state.legal_moves() if m.text() == "place T GRO-EMD:1"))
+    state.play(next(m for m in state.legal_moves() if m.text() == "place T GRO-EMD:2"))
+    after = evaluate(state)[0]
+    assert after > before
