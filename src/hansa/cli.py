@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -176,6 +177,96 @@ def replay(
     console.print(table)
     if wins:
         console.print("winner: " + ", ".join(game.names[w] for w in wins) + (" (shared)" if len(wins) > 1 else ""))
+
+
+@app.command()
+def arena(
+    seats: Annotated[str, typer.Option("--seats", help="Comma list of bot specs, one per seat (e.g. heuristic,purpose,random).")],
+    players: Annotated[int, typer.Option("--players", "-p", help="Players per game (2-5); must equal the number of seats.")] = 4,
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game; game i uses seed+i and rotates the seats by i.")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
+    variant: Annotated[str | None, typer.Option(help="Two-player variant: neutral (default) or pawn.")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = None,
+    max_moves: Annotated[int | None, typer.Option(help="Stop a game unfinished after this many moves.")] = None,
+    out: Annotated[Path, typer.Option("--out", help="Directory for results.json, games.csv, bots.csv, scores.png.")] = Path("arena-results"),
+    records: Annotated[bool, typer.Option("--records", help="Also write every game's record into OUT/records/.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print results.json to stdout instead of tables.")] = False,
+) -> None:
+    """Play GAMES games between the bots of SEATS (seats rotated) and compare them: win shares, scores, ratings."""
+    from .arena import ArenaConfig, ArenaError, print_summary, run_arena, write_outputs
+
+    try:
+        options = _parse_options(option or [])
+        config = ArenaConfig.build(players, seats, games, seed, jobs, options, variant, max_moves,
+                                   out / "records" if records else None)
+    except (ArenaError, HansaError) as exc:
+        _fail(str(exc))
+        return
+    progress = Progress(
+        TextColumn("[bold]arena"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+        console=err, transient=True, disable=as_json or not err.is_terminal,
+    )
+    try:
+        with progress:
+            task = progress.add_task("games", total=games)
+            result = run_arena(config, on_game=lambda _: progress.advance(task))
+        paths = write_outputs(result, out)
+    except (HansaError, OSError) as exc:
+        _fail(str(exc))
+        return
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_json(), indent=1) + "\n")
+        return
+    print_summary(result, console)
+    console.print(f"results written to {', '.join(str(p) for p in paths.values())}"
+                  + (f"; records in {config.records_dir}/" if records else ""))
+
+
+@app.command()
+def play(
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Players (2-5); default 4, or the record's.")] = None,
+    bots: Annotated[int | None, typer.Option("--bots", "-b", help="The last K seats are bots (default: all but one).")] = None,
+    level: Annotated[str, typer.Option("--level", help="Bot level for --bots: random, purpose, heuristic, mcts:easy|medium|hard.")] = "heuristic",
+    seats: Annotated[str | None, typer.Option("--seats", help="Every seat's kind, e.g. human,heuristic,mcts:easy.")] = None,
+    names: Annotated[str | None, typer.Option("--names", help="Comma-separated player names.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Game seed (start player, markers); random if omitted.")] = None,
+    variant: Annotated[str | None, typer.Option(help="Two-player variant: neutral (default) or pawn.")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = None,
+    load: Annotated[Path | None, typer.Option("--load", help="Resume a saved game record.")] = None,
+) -> None:
+    """Play in the terminal against bots and/or people at the same keyboard."""
+    from .tui.play import play_command
+
+    try:
+        code = play_command(players=players, bots=bots, seats=seats, level=level, names=names, seed=seed,
+                            variant=variant, options=_parse_options(option or []), load=load)
+    except HansaError as exc:
+        _fail(str(exc))
+        return
+    raise typer.Exit(code)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    database_url: Annotated[
+        str | None, typer.Option(help="SQLAlchemy URL: sqlite:///FILE (default hansa.sqlite3) or postgresql://...")
+    ] = None,
+    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before each move (to be watchable).")] = 0.3,
+    bot_processes: Annotated[int, typer.Option(help="Worker processes for MCTS bots (0 = threads).")] = 1,
+) -> None:
+    """Start the web app (lobby, games against bots or friends, replays) and print its address."""
+    import uvicorn
+
+    from .server.app import create_app
+
+    url = database_url or os.environ.get("HANSA_DATABASE_URL") or "sqlite:///hansa.sqlite3"
+    application = create_app(url, bot_delay=bot_delay, bot_processes=bot_processes)
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    console.print(f"[bold]hansa[/] web app on [link]http://{shown}:{port}/[/link]  (database: {url})", highlight=False)
+    uvicorn.run(application, host=host, port=port, log_level="warning")
 
 
 def _parse_options(items: list[str]) -> dict[str, object]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from .core.errors import HansaError, MalformedMoveError
@@ -35,7 +36,9 @@ class Game:
         else:
             raise HansaError("players must be a count (2-5) or a list of 2-5 names")
         self.names: list[str] = names
-        self.seed = seed
+        if seed is None:  # every game gets a seed, so that its record always replays
+            seed = secrets.randbelow(2**31)
+        self.seed: int = seed
         self.start_player_override = start_player
         self.state: GameState = GameState.new(len(names), seed, options, start_player=start_player)
         self.options: GameOptions = self.state.options

@@ -1,0 +1,93 @@
+"""Persistence: SQLAlchemy 2 models, engine setup and Alembic migrations.
+
+A game is stored as its record (players, options, seed, and one row per move) plus a snapshot of the position.
+Every accepted move is written in one transaction (move row + game row) before it is acknowledged.  SQLite
+(the default) runs in WAL mode; PostgreSQL is used through ``postgresql+psycopg://`` URLs on the same code path.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, Text, create_engine, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+
+DEFAULT_URL = "sqlite:///hansa.sqlite3"
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """A game: setup, players (with hashed seat tokens), current version and a snapshot of the position."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    players: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    hotseat_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), default="running", index=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    turn: Mapped[int] = mapped_column(Integer, default=1)
+    snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class MoveRow(Base):
+    """One accepted move of a game, in order (``n`` is 1-based)."""
+
+    __tablename__ = "moves"
+
+    game_id: Mapped[str] = mapped_column(String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    turn: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+def make_engine(url: str) -> Engine:
+    """Create the engine; SQLite gets WAL, a busy timeout and foreign keys."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, pool_pre_ping=True)
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database schema up to date with the Alembic migrations shipped in the package."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def make_sessionmaker(engine: Engine) -> sessionmaker:  # type: ignore[type-arg]
+    return sessionmaker(engine, expire_on_commit=False)

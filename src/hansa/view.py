@@ -1,0 +1,172 @@
+"""JSON views of a game for clients: the public position (no hidden markers) and the board layout.
+
+Used by the web server; any front end can use them.  Everything here is derived from the engine's public
+attributes; the face-down supply and the plates appear only as counts.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .core.board import Board
+from .core.constants import (
+    ABILITY_MAX,
+    ABILITY_NAMES,
+    ABILITY_VALUES,
+    BAGS_ALL,
+    MARKER_NAMES,
+    NEUTRAL,
+    PRIVILEGE_COLOURS,
+)
+from .core.scoring import final_scores, winners
+from .core.state import GameState, Phase
+
+PIECE = ("T", "M")
+
+
+def _piece(code: int) -> list[Any] | None:
+    """``[owner, "T"|"M"]`` (owner -1 for the neutral player) or ``None``."""
+    if code < 0:
+        return None
+    owner = code >> 1
+    return [-1 if owner == NEUTRAL else owner, PIECE[code & 1]]
+
+
+def _ability_value(ability: int, level: int) -> int | str:
+    value = ABILITY_VALUES[ability][level]
+    if ability == 2:
+        return PRIVILEGE_COLOURS[value - 1]
+    return "C" if value == BAGS_ALL else value
+
+
+def public_state(state: GameState) -> dict[str, Any]:
+    """The position as every player may see it (JSON-ready)."""
+    board = state.board
+    houses = {board.house_names[h]: _piece(code) for h, code in enumerate(state.houses) if code >= 0}
+    markers = {board.routes[r].code: MARKER_NAMES[m] for r, m in enumerate(state.route_marker) if m >= 0}
+    offices = {}
+    extras = {}
+    for c in board.cities:
+        offices[c.code] = [_piece(state.offices[c.office_base + i]) for i in range(len(c.offices))]
+        if state.extras[c.index]:
+            extras[c.code] = [_piece(code) for code in state.extras[c.index]]
+    controllers = {}
+    for c in board.cities:
+        owner = state.controller(c.index)
+        if owner is not None:
+            controllers[c.code] = -1 if owner == NEUTRAL else owner
+    players = []
+    for p in range(state.players):
+        abilities = {}
+        for a, name in enumerate(ABILITY_NAMES):
+            level = state.ability_level(p, a)
+            abilities[name] = {
+                "level": level,
+                "max": ABILITY_MAX[a],
+                "value": _ability_value(a, level),
+                "track": [_ability_value(a, i) for i in range(ABILITY_MAX[a] + 1)],
+            }
+        players.append(
+            {
+                "seat": p,
+                "supply": {"T": state.sup_t[p], "M": state.sup_m[p]},
+                "stock": {"T": state.stk_t[p], "M": state.stk_m[p]},
+                "abilities": abilities,
+                "score": state.score[p],
+                "markers": [MARKER_NAMES[m] for m in state.markers[p]],
+                "used_markers": [MARKER_NAMES[m] for m in state.used_markers[p]],
+                "plate": len(state.plate[p]),
+                "offices": state.office_count(p),
+                "east_west": p in state.ew_paid,
+            }
+        )
+    turn: dict[str, Any] = {
+        "number": state.turn,
+        "current": state.current,
+        "decider": state.decider,
+        "phase": state.phase.name.lower(),
+        "actions_used": state.actions_used,
+        "allowance": state.allowance(),
+        "bonus_actions": state.bonus_actions,
+        "hand": [PIECE[k] for k in state.hand],
+        "start_player": state.start_player,
+    }
+    if state.phase == Phase.RELOCATE:
+        turn["relocation"] = {
+            "route": board.routes[state.rl_route].code,
+            "owner": -1 if state.rl_owner == NEUTRAL else state.rl_owner,
+            "extras_left": state.rl_extras,
+        }
+    if state.phase == Phase.REMOVE:
+        turn["remove_left"] = state.rm_left
+    out: dict[str, Any] = {
+        "side": board.side,
+        "players": players,
+        "houses": houses,
+        "route_markers": markers,
+        "offices": offices,
+        "extra_offices": extras,
+        "controllers": controllers,
+        "coellen_table": [_piece(code) for code in state.table],
+        "completed_cities": state.completed,
+        "east_west_paid": list(state.ew_paid),
+        "hidden_markers": len(state.marker_supply),
+        "turn": turn,
+        "pawn": board.provinces[state.pawn].code if state.pawn >= 0 else None,
+        "over": state.is_over,
+    }
+    if state.is_over:
+        scores = final_scores(state)
+        out["result"] = {
+            "end_triggers": list(state.end_triggers),
+            "scores": [s.to_json() for s in scores],
+            "winners": winners(state, scores),
+        }
+    return out
+
+
+def board_layout(board: Board) -> dict[str, Any]:
+    """Board data for drawing: cities, routes with a position for every house, taverns, Coellen table."""
+    xs = [c.xy[0] for c in board.cities]
+    ys = [c.xy[1] for c in board.cities]
+    width, height = max(xs) + min(xs), max(ys) + min(ys)
+    routes = []
+    for r in board.routes:
+        (x1, y1), (x2, y2) = (board.cities[c].xy for c in r.cities)
+        n = r.spaces
+        length = math.hypot(x2 - x1, y2 - y1) or 1.0
+        margin = min(0.3, 70 / length)
+        houses = []
+        for i in range(n):
+            t = margin + (1 - 2 * margin) * (i + 0.5) / n
+            houses.append({"name": f"{r.code}:{i + 1}", "x": round(x1 + (x2 - x1) * t, 1), "y": round(y1 + (y2 - y1) * t, 1)})
+        routes.append(
+            {
+                "code": r.code,
+                "cities": [board.cities[c].code for c in r.cities],
+                "houses": houses,
+                "tavern": list(r.tavern_xy) if r.tavern_xy else None,
+            }
+        )
+    return {
+        "side": board.side,
+        "width": width,
+        "height": height,
+        "cities": [
+            {
+                "code": c.code,
+                "name": c.name,
+                "x": c.xy[0],
+                "y": c.xy[1],
+                "ability": ABILITY_NAMES[c.ability] if c.ability is not None else None,
+                "offices": [{"colour": o.colour, "shape": o.shape, "coin": o.coin} for o in c.offices],
+            }
+            for c in board.cities
+        ],
+        "routes": routes,
+        "coellen_table": [{"points": p, "colour": PRIVILEGE_COLOURS[c - 1]} for p, c in board.coellen_table],
+        "coellen": board.cities[board.coellen].code if board.coellen >= 0 else None,
+        "east_west": [board.cities[c].code for c in board.east_west],
+        "provinces": [{"code": p.code, "x": p.xy[0], "y": p.xy[1], "routes": [board.routes[r].code for r in p.routes]} for p in board.provinces],
+    }

@@ -1,0 +1,221 @@
+"""The web API through a real HTTP client against a real server process (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from conftest import Server
+
+from hansa.record import game_from_record
+
+HUMAN = {"name": "Ann", "type": "human"}
+
+
+def create(server: Server, players: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    r = httpx.post(server.url + "/api/games", json={"players": players, **extra}, timeout=10)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def view(server: Server, game_id: str, token: str | None = None) -> dict[str, Any]:
+    r = httpx.get(f"{server.url}/api/games/{game_id}", params={"token": token} if token else {}, timeout=10)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def move(server: Server, game_id: str, token: str | None, text: Any, version: int | None, seat: int | None = None) -> httpx.Response:
+    body: dict[str, Any] = {"move": text, "version": version}
+    if seat is not None:
+        body["seat"] = seat
+    return httpx.post(f"{server.url}/api/games/{game_id}/moves", params={"token": token} if token else {}, json=body, timeout=10)
+
+
+def wait_for(predicate, timeout: float = 20.0) -> Any:  # type: ignore[no-untyped-def]
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        result = predicate()
+        if result:
+            return result
+        time.sleep(0.05)
+    raise AssertionError("condition not reached")
+
+
+def test_create_validation(server: Server) -> None:
+    bad = [
+        {"players": [HUMAN]},
+        {"players": [HUMAN] * 6},
+        {"players": [HUMAN, {"name": "B", "type": "bot", "bot": "genius"}]},
+        {"players": [HUMAN, {"name": "x" * 31}]},
+        {"players": [HUMAN, {"name": "   "}]},
+        {"players": [HUMAN, HUMAN, HUMAN], "options": {"colour": "red"}},
+        {"players": [HUMAN, HUMAN], "options": {"two_player_variant": "chess"}},
+        {"players": [HUMAN, HUMAN], "seed": -1},
+    ]
+    for body in bad:
+        r = httpx.post(server.url + "/api/games", json=body, timeout=10)
+        assert 400 <= r.status_code < 500, (body, r.status_code, r.text)
+    assert httpx.get(server.url + "/api/games/nope").status_code == 404
+    assert httpx.get(server.url + "/api/boards/9-9").status_code == 404
+
+
+def test_seats_tokens_and_moves(server: Server) -> None:
+    g = create(server, [HUMAN, {"name": "Bo", "type": "human"}, {"name": "Cy", "type": "human"}], seed=5)
+    gid = g["id"]
+    tokens = [s["token"] for s in g["seats"]]
+    first = view(server, gid, tokens[0])
+    decider = first["state"]["turn"]["decider"]
+    me = tokens[decider]
+    other = tokens[(decider + 1) % 3]
+    mine = view(server, gid, me)
+    assert mine["you"] == [decider] and mine["legal"]
+    assert view(server, gid, other)["legal"] == []
+    spectator = view(server, gid)
+    assert spectator["you"] == [] and spectator["legal"] == []
+    place = next(m["text"] for m in mine["legal"] if m["text"].startswith("place T"))
+    # wrong seat, spectator, malformed, illegal, stale: clear errors, nothing changes
+    assert move(server, gid, other, place, 0).status_code == 403
+    assert move(server, gid, None, place, 0).status_code == 403
+    assert move(server, gid, "forged-token", place, 0).status_code == 403
+    r = move(server, gid, me, "fly me to the moon", 0)
+    assert r.status_code == 400 and "cannot read move" in r.json()["error"]
+    r = move(server, gid, me, "claim GRO-EMD", 0)
+    assert r.status_code == 422 and r.json()["rule"] == "§2.6"
+    assert move(server, gid, me, place, 7).status_code == 409
+    assert view(server, gid, me)["version"] == 0
+    r = move(server, gid, me, place, 0)
+    assert r.status_code == 200
+    after = r.json()
+    assert after["version"] == 1 and after["log"][-1]["move"] == place
+    # JSON form of a move works too
+    nxt = next(m for m in after["legal"] if m["text"].startswith("place"))
+    r = move(server, gid, me, nxt["json"], 1)
+    assert r.status_code == 200 and r.json()["version"] == 2
+
+
+def test_hotseat_and_undo(server: Server) -> None:
+    g = create(server, [HUMAN, {"name": "Bo"}], seed=3)
+    gid, hot = g["id"], g["hotseat_token"]
+    v = view(server, gid, hot)
+    assert sorted(v["you"]) == [0, 1] and v["legal"]
+    first = next(m["text"] for m in v["legal"] if m["text"].startswith("place"))
+    v = move(server, gid, hot, first, 0).json()
+    assert v["undo"] == 1
+    r = httpx.post(f"{server.url}/api/games/{gid}/undo", params={"token": hot}, json={"version": 1}, timeout=10)
+    assert r.status_code == 200 and r.json()["version"] == 0 and r.json()["log"] == []
+    r = httpx.post(f"{server.url}/api/games/{gid}/undo", params={"token": hot}, json={"version": 0}, timeout=10)
+    assert r.status_code == 422
+
+
+def test_bots_answer_and_record_replays(server: Server) -> None:
+    g = create(server, [HUMAN, {"name": "B1", "type": "bot", "bot": "heuristic"}, {"name": "B2", "type": "bot", "bot": "purpose"}], seed=11)
+    gid, tok = g["id"], g["seats"][0]["token"]
+    # Play the human seat with "end" whenever it must decide; the bots must keep answering.
+    for _ in range(6):
+        v = wait_for(lambda: (lambda x: x if x["legal"] else None)(view(server, gid, tok)))
+        assert v["state"]["turn"]["decider"] == 0
+        end = next((m["text"] for m in v["legal"] if m["text"] == "end"), v["legal"][0]["text"])
+        assert move(server, gid, tok, end, v["version"]).status_code == 200
+    v = view(server, gid, tok)
+    bot_moves = [e for e in v["log"] if e["seat"] != 0]
+    assert bot_moves, "bots did not move"
+    record = httpx.get(f"{server.url}/api/games/{gid}/record").json()
+    game = game_from_record(record)
+    assert [m.text() for m in game.moves] == [e["move"] for e in v["log"]] or len(game.moves) >= v["version"]
+    history = httpx.get(f"{server.url}/api/games/{gid}/history").json()
+    assert history["turns"][0]["scores"] == [0, 0, 0] and len(history["turns"]) == len(game.moves) + 1
+    k = len(game.moves) // 2
+    replay = httpx.get(f"{server.url}/api/games/{gid}/replay/{k}").json()
+    assert replay["k"] == k and replay["move"] == game.moves[k - 1].text()
+    assert httpx.get(f"{server.url}/api/games/{gid}/replay/99999").status_code == 404
+
+
+def test_websocket_pushes_views(server: Server) -> None:
+    g = create(server, [HUMAN, {"name": "Bo"}, {"name": "Cy"}], seed=2)
+    gid = g["id"]
+    tokens = [s["token"] for s in g["seats"]]
+    decider = view(server, gid)["state"]["turn"]["decider"]
+    watcher_token = tokens[(decider + 1) % 3]
+    ws_url = server.url.replace("http", "ws") + f"/api/games/{gid}/ws?token={watcher_token}"
+
+    async def scenario() -> list[dict[str, Any]]:
+        async with websockets.connect(ws_url) as ws:
+            first = json.loads(await asyncio.wait_for(ws.recv(), 5))
+            assert first["type"] == "view" and first["view"]["version"] == 0
+            v = view(server, gid, tokens[decider])
+            text = next(m["text"] for m in v["legal"] if m["text"].startswith("place"))
+            await asyncio.to_thread(move, server, gid, tokens[decider], text, 0)
+            pushed = json.loads(await asyncio.wait_for(ws.recv(), 5))
+            await ws.send(json.dumps({"type": "ping"}))
+            pong = json.loads(await asyncio.wait_for(ws.recv(), 5))
+            return [pushed, pong]
+
+    pushed, pong = asyncio.run(scenario())
+    assert pushed["view"]["version"] == 1 and pushed["view"]["you"] == [(decider + 1) % 3]
+    assert pushed["view"]["legal"] == []
+    assert pong == {"type": "pong", "version": 1}
+
+
+def test_concurrent_moves_one_wins(server: Server) -> None:
+    g = create(server, [HUMAN, {"name": "Bo"}], seed=8)
+    gid, hot = g["id"], g["hotseat_token"]
+    legal = [m["text"] for m in view(server, gid, hot)["legal"] if m["text"].startswith("place")]
+
+    async def both() -> list[int]:
+        async with httpx.AsyncClient(base_url=server.url, timeout=10) as client:
+            rs = await asyncio.gather(*[
+                client.post(f"/api/games/{gid}/moves", params={"token": hot}, json={"move": legal[i], "version": 0})
+                for i in range(2)
+            ])
+            return sorted(r.status_code for r in rs)
+
+    assert asyncio.run(both()) == [200, 409]
+    assert view(server, gid, hot)["version"] == 1
+
+
+def test_lobby_lists_games(server: Server) -> None:
+    g = create(server, [{"name": "<b>Ann</b>"}, {"name": "Bot", "type": "bot", "bot": "random"}])
+    games = httpx.get(server.url + "/api/games").json()["games"]
+    assert games[0]["id"] == g["id"]
+    assert games[0]["players"][0]["name"] == "<b>Ann</b>"  # stored as text; the client escapes it
+    assert "token" not in json.dumps(games)
+
+
+@pytest.mark.parametrize("how", ["restart", "kill -9"])
+def test_games_survive_restart_and_kill(sqlite_server: Server, how: str) -> None:
+    server = sqlite_server
+    g = create(server, [HUMAN, {"name": "Bo"}], seed=21)
+    gid, hot = g["id"], g["hotseat_token"]
+    acknowledged = []
+    for _ in range(12):
+        v = view(server, gid, hot)
+        text = v["legal"][len(v["legal"]) // 2]["text"]
+        r = move(server, gid, hot, text, v["version"])
+        assert r.status_code == 200
+        acknowledged.append(text)
+    if how == "restart":
+        server.restart()
+    else:
+        server.kill()
+        server.start()
+    v = view(server, gid, hot)
+    assert v["version"] == len(acknowledged)
+    assert [e["move"] for e in v["log"]] == acknowledged
+    # and the game goes on
+    assert move(server, gid, hot, v["legal"][0]["text"], v["version"]).status_code == 200
+
+
+def test_bots_resume_after_kill(sqlite_server: Server) -> None:
+    server = sqlite_server
+    g = create(server, [{"name": "B1", "type": "bot", "bot": "purpose"}, {"name": "B2", "type": "bot", "bot": "purpose"}], seed=4)
+    gid = g["id"]
+    wait_for(lambda: view(server, gid)["version"] > 5)
+    server.kill()
+    server.start()
+    version = view(server, gid)["version"]
+    wait_for(lambda: view(server, gid)["version"] > version + 5)
