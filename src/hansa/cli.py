@@ -266,7 +266,7 @@ def serve(
     application = create_app(url, bot_delay=bot_delay, bot_processes=bot_processes)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     console.print(f"[bold]hansa[/] web app on [link]http://{shown}:{port}/[/link]  (database: {url})", highlight=False)
-    uvicorn.run(application, host=host, port=port, log_level="warning")
+    uvicorn.run(application, host=host, port=port, log_level="warning", timeout_keep_alive=75)
 
 
 def _parse_options(items: list[str]) -> dict[str, object]:

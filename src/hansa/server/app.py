@@ -106,12 +106,9 @@ def create_app(
 
     async def broadcast(live: LiveGame) -> None:
         service: GameService = app.state.service
-        views: dict[tuple[int, ...], str] = {}
         for ws, seats in list(sockets.get(live.id, ())):
-            if seats not in views:
-                views[seats] = json.dumps({"type": "view", "view": service.view_for(live, list(seats))})
             try:
-                await ws.send_text(views[seats])
+                await ws.send_text('{"type":"view","view":' + service.view_json(live, list(seats)) + "}")
             except Exception:  # noqa: BLE001 - a dead socket is dropped
                 sockets.get(live.id, set()).discard((ws, seats))
 
@@ -195,26 +192,29 @@ def create_app(
 
         return {"games": await run_in_threadpool(service().list_games, limit)}
 
+    def view_response(live: LiveGame, token: str | None) -> Response:
+        return Response(service().view_json(live, live.seats_of(token)), media_type="application/json")
+
     @app.get("/api/games/{game_id}")
-    async def get_game(game_id: str, token: str | None = None, x_hansa_token: str | None = Header(None)) -> dict[str, Any]:
+    async def get_game(game_id: str, token: str | None = None, x_hansa_token: str | None = Header(None)) -> Response:
         live = await service().get(game_id)
-        return service().view(live, token_of(token, x_hansa_token))
+        return view_response(live, token_of(token, x_hansa_token))
 
     @app.post("/api/games/{game_id}/moves")
     async def post_move(
         game_id: str, body: MoveIn, token: str | None = None, x_hansa_token: str | None = Header(None)
-    ) -> dict[str, Any]:
+    ) -> Response:
         tok = token_of(token, x_hansa_token)
         live = await service().play(game_id, tok, body.move, body.version, body.seat)
-        return service().view(live, tok)
+        return view_response(live, tok)
 
     @app.post("/api/games/{game_id}/undo")
     async def post_undo(
         game_id: str, body: UndoIn, token: str | None = None, x_hansa_token: str | None = Header(None)
-    ) -> dict[str, Any]:
+    ) -> Response:
         tok = token_of(token, x_hansa_token)
         live = await service().undo(game_id, tok, body.version, body.seat)
-        return service().view(live, tok)
+        return view_response(live, tok)
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> Response:
@@ -248,7 +248,7 @@ def create_app(
         entry = (ws, seats)
         sockets.setdefault(game_id, set()).add(entry)
         try:
-            await ws.send_text(json.dumps({"type": "view", "view": service().view_for(live, list(seats))}))
+            await ws.send_text('{"type":"view","view":' + service().view_json(live, list(seats)) + "}")
             while True:
                 message = await ws.receive_text()
                 if message and '"ping"' in message:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -35,7 +36,7 @@ log = logging.getLogger("hansa.server")
 COLOURS = ("#d62828", "#1d4ed8", "#e9a400", "#2a9d3f", "#7b2cbf")
 NEUTRAL_COLOUR = "#8d8d8d"
 SERVER_BOTS = ("random", "purpose", "heuristic", "mcts:easy", "mcts:medium", "mcts:hard")
-LOG_TAIL = 200
+LOG_TAIL = 60
 
 
 class ServiceError(Exception):
@@ -74,6 +75,11 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Any] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    #: Increases on every change of the game (moves and undos).
+    revision: int = 0
+    #: Serialized views of the current revision, by the seats of the viewer.
+    view_cache: dict[tuple[int, ...], str] = field(default_factory=dict)
+    view_cache_revision: int = -1
 
     @property
     def version(self) -> int:
@@ -324,6 +330,7 @@ class GameService:
             self._update_row(session, live, before)
 
     async def _changed(self, live: LiveGame) -> None:
+        live.revision += 1
         if self.on_change is not None:
             await self.on_change(live)
 
@@ -377,6 +384,19 @@ class GameService:
         """The game as a token sees it (see docs/api.md)."""
         seats = live.seats_of(token)
         return self.view_for(live, seats)
+
+    def view_json(self, live: LiveGame, seats: list[int]) -> str:
+        """The view as JSON text, cached per version and seats (a move's response and its WebSocket pushes share
+        the work)."""
+        key = tuple(seats)
+        if live.view_cache_revision != live.revision:
+            live.view_cache = {}
+            live.view_cache_revision = live.revision
+        cached = live.view_cache.get(key)
+        if cached is None:
+            cached = json.dumps(self.view_for(live, seats), separators=(",", ":"))
+            live.view_cache[key] = cached
+        return cached
 
     def view_for(self, live: LiveGame, seats: list[int]) -> dict[str, Any]:
         game = live.game

@@ -1,0 +1,169 @@
+"""Load benchmark: N concurrent simulated clients play bot-driven games against one `hansa serve` process.
+
+Each client creates a two-player game in which it holds both seats (hot-seat token), keeps a WebSocket open
+to receive the live views, and plays every decision by choosing a legal move with a bot policy (claim when
+possible, else build on own routes) and POSTing it.  A client waits ``--think`` seconds (uniformly 0.5x-1.5x)
+between moves, like a quick player; ``--think 0`` measures saturation throughput.  Reported: completed moves,
+moves per second, and the latency of the move POST (request sent -> response with the new view received),
+p50 / p90 / p99 / max.
+
+    python benchmarks/bench_server.py --clients 50 200 --seconds 60 --think 1.0
+
+The server runs with SQLite (the default database) in its own process; the clients run in this process.
+Measures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def choose(view: dict[str, Any], rng: random.Random) -> str:
+    """Bot-driven client policy on the view's legal moves: claim with a benefit if possible, else prefer
+    placing/moving onto routes without opponents, else anything but ending the turn early."""
+    legal = [m["text"] for m in view["legal"]]
+    claims = [m for m in legal if m.startswith("claim")]
+    if claims:
+        better = [m for m in claims if len(m.split()) > 2]
+        return rng.choice(better or claims)
+    houses = view["state"]["houses"]
+    seat = view["state"]["turn"]["decider"]
+
+    def own_route(house: str) -> bool:
+        route = house.split(":")[0]
+        return all(v[0] == seat for k, v in houses.items() if k.startswith(route + ":"))
+
+    builds = [m for m in legal if m.split()[0] in ("place", "drop", "relocate") and own_route(m.split()[-1])]
+    if builds and rng.random() < 0.8:
+        return rng.choice(builds)
+    rest = [m for m in legal if m not in ("end", "done")]
+    return rng.choice(rest or legal)
+
+
+async def client(base: str, seed: int, until: float, think: float, latencies: list[float], errors: list[str], http: httpx.AsyncClient) -> int:
+    rng = random.Random(seed)
+    r = await http.post("/api/games", json={"players": [{"name": f"c{seed}a"}, {"name": f"c{seed}b"}], "seed": seed})
+    r.raise_for_status()
+    game = r.json()
+    gid, token = game["id"], game["hotseat_token"]
+    moves = 0
+    ws_url = base.replace("http", "ws") + f"/api/games/{gid}/ws?token={token}"
+    async with websockets.connect(ws_url, max_size=2**24) as ws:
+        view = json.loads(await ws.recv())["view"]
+        while time.perf_counter() < until and view["status"] == "running":
+            if think:
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            move = choose(view, rng)
+            t0 = time.perf_counter()
+            try:
+                r = await http.post(f"/api/games/{gid}/moves", params={"token": token}, json={"move": move, "version": view["version"]})
+            except httpx.TransportError as exc:
+                errors.append(f"transport: {exc!r}")
+                view = (await http.get(f"/api/games/{gid}", params={"token": token})).json()
+                continue
+            latencies.append(time.perf_counter() - t0)
+            if r.status_code != 200:
+                errors.append(f"{r.status_code} {r.text[:120]}")
+                view = (await http.get(f"/api/games/{gid}", params={"token": token})).json()
+                continue
+            view = r.json()
+            moves += 1
+            # drain pushed views (the response already carries the newest one)
+            try:
+                while True:
+                    json.loads(await asyncio.wait_for(ws.recv(), 0.0001))
+            except (TimeoutError, asyncio.TimeoutError):
+                pass
+    return moves
+
+
+async def run(base: str, clients: int, seconds: float, think: float) -> dict[str, Any]:
+    latencies: list[float] = []
+    errors: list[str] = []
+    limits = httpx.Limits(max_connections=clients + 10, max_keepalive_connections=clients + 10)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+        start = time.perf_counter()
+        until = start + seconds
+        counts = await asyncio.gather(*[client(base, 1000 + i, until, think, latencies, errors, http) for i in range(clients)])
+        elapsed = time.perf_counter() - start
+    lat = sorted(latencies)
+
+    def pct(p: float) -> float:
+        return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1) if lat else float("nan")
+
+    return {
+        "clients": clients,
+        "think_s": think,
+        "seconds": round(elapsed, 1),
+        "moves": sum(counts),
+        "moves_per_s": round(sum(counts) / elapsed, 1),
+        "latency_ms": {
+            "p50": pct(0.50), "p90": pct(0.90), "p99": pct(0.99), "max": pct(1.0) if lat else None,
+            "mean": round(statistics.fmean(lat) * 1000, 1) if lat else None,
+        },
+        "errors": len(errors),
+        "error_sample": errors[:3],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, nargs="+", default=[50, 200])
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds between a client's moves")
+    parser.add_argument("--url", help="use a running server instead of starting one")
+    parser.add_argument("--json", help="also write the results here")
+    args = parser.parse_args()
+    results = []
+    for n in args.clients:
+        proc = None
+        base = args.url
+        if base is None:
+            port = free_port()
+            db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
+            hansa = str(Path(sys.executable).parent / "hansa")
+            proc = subprocess.Popen(
+                [hansa, "serve", "--port", str(port), "--database-url", f"sqlite:///{db}", "--bot-delay", "0", "--bot-processes", "0"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )
+            base = f"http://127.0.0.1:{port}"
+            for _ in range(200):
+                try:
+                    if httpx.get(base + "/api/bots", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+        try:
+            result = asyncio.run(run(base, n, args.seconds, args.think))
+        finally:
+            if proc is not None:
+                proc.terminate()
+                proc.wait()
+        results.append(result)
+        print(json.dumps(result))
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()
