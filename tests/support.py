@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from hansa.core.board import Board
 from hansa.core.constants import EMPTY, MERCHANT, TRADER
+from hansa.core.errors import IllegalMoveError
 from hansa.core.state import GameState, Phase
 
 A, B, C, D, E = range(5)
@@ -127,6 +130,73 @@ def texts(moves: list[Any]) -> set[str]:
 
 def in_phase(state: GameState, phase: Phase) -> bool:
     return state.phase == phase
+
+
+# ---------------------------------------------------------------------------------------------- state snapshots
+
+# Observable parts of the state plus the ``decider`` property (the derived counters route_free / free_total /
+# city_filled follow houses / offices).  ``changed`` reports names from this set, so tests assert on it exactly.
+OBSERVED_FIELDS: tuple[str, ...] = (
+    "houses", "route_marker", "offices", "extras", "table", "completed", "ew_paid", "marker_supply",
+    "sup_t", "sup_m", "stk_t", "stk_m", "levels", "score", "markers", "used_markers", "plate",
+    "current", "turn", "actions_used", "bonus_actions", "phase", "hand", "end_triggers", "discarded",
+    "neutral_discards", "pawn", "decider",
+)  # fmt: skip
+
+# Every slot of the state (hidden and derived ones included) plus ``decider``: what ``refuse`` compares.
+ALL_FIELDS: tuple[str, ...] = (*GameState.__slots__, "decider")
+
+
+def freeze(value: Any) -> Any:
+    """``value`` with every nested list/tuple turned into a tuple (so snapshots do not alias the state)."""
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def snapshot(state: GameState, fields: tuple[str, ...] = OBSERVED_FIELDS) -> dict[str, Any]:
+    """``{field: frozen value}`` for ``fields`` (default :data:`OBSERVED_FIELDS`; :data:`ALL_FIELDS` for all)."""
+    return {name: freeze(getattr(state, name, None)) for name in fields}
+
+
+def changed(before: dict[str, Any], state: GameState) -> set[str]:
+    """Names of the fields of the snapshot ``before`` whose value in ``state`` differs now."""
+    now = snapshot(state, tuple(before))
+    return {k for k in before if before[k] != now[k]}
+
+
+def decode_piece(code: int) -> tuple[int, str] | None:
+    """``(owner, "T"|"M")`` for a house/office code, or ``None`` for a free one (as ``GameState.piece_at``)."""
+    return None if code < 0 else (code >> 1, "TM"[code & 1])
+
+
+def house_changes(before: dict[str, Any], state: GameState) -> dict[str, tuple[Any, Any]]:
+    """``{house: (old piece, new piece)}`` for every house whose content changed since the snapshot ``before``."""
+    names = state.board.house_names
+    out = {}
+    for h, (old, new) in enumerate(zip(before["houses"], state.houses)):
+        if old != new:
+            out[names[h]] = (decode_piece(old), decode_piece(new))
+    return out
+
+
+def refuse(state: GameState, move: Any, player: int | None = None, error: type[Exception] = IllegalMoveError) -> None:
+    """``move`` is not legal and changes nothing.
+
+    Unless ``player`` is someone other than the decider, ``move`` must not be among ``state.legal_moves()``;
+    playing it (as ``player`` when given) must raise ``error``; afterwards ``state.key()`` and every slot of the
+    state (:data:`ALL_FIELDS`) must be as before.
+    """
+    if player is None or player == state.decider:
+        assert move not in state.legal_moves()
+    before_key, before = state.key(), snapshot(state, ALL_FIELDS)
+    with pytest.raises(error):
+        if player is None:
+            state.play(move)
+        else:
+            state.play(move, player)
+    assert state.key() == before_key
+    assert snapshot(state, ALL_FIELDS) == before
 
 
 # Fixture G (RULES.md §7): cities P, Q, R, S, T, U, V; r0 = P-Q[3], r1 = Q-R[2], r2 = P-S[2], r3 = R-T[3],

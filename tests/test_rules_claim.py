@@ -8,8 +8,6 @@ Ability-city and Coellen scenarios use the real 2-3 board (``new_state(3)``).
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 import support
@@ -24,11 +22,10 @@ from hansa.core.constants import (
     TRADER,
     piece_code,
 )
-from hansa.core.errors import IllegalMoveError
 from hansa.core.moves import Claim, UseMarker
 from hansa.core.scoring import final_scores
 from hansa.core.state import GameState, Phase
-from support import A, B, C
+from support import A, B, C, refuse
 
 AT, AM = piece_code(A, TRADER), piece_code(A, MERCHANT)
 BT, BM = piece_code(B, TRADER), piece_code(B, MERCHANT)
@@ -37,30 +34,6 @@ FREE = -1
 
 
 # ---------------------------------------------------------------------------------------------- helpers
-
-
-def _freeze(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return tuple(_freeze(v) for v in value)
-    return value
-
-
-def snapshot(state: GameState) -> dict[str, Any]:
-    """Every slot of the state (lists frozen), to prove a refused move changed nothing."""
-    return {name: _freeze(getattr(state, name, None)) for name in GameState.__slots__}
-
-
-def refuse(state: GameState, move: Any, player: int | None = None) -> None:
-    """``move`` is not offered, raises IllegalMoveError, and leaves the state unchanged."""
-    if player is None or player == state.decider:
-        assert move not in state.legal_moves()
-    before = snapshot(state)
-    with pytest.raises(IllegalMoveError):
-        if player is None:
-            state.play(move)
-        else:
-            state.play(move, player)
-    assert snapshot(state) == before
 
 
 def claims(state: GameState, route: str) -> set[Claim]:

@@ -6,36 +6,13 @@ STE-BRA); the office that closes it is usually established in Stendal by claimin
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
-
 import support
 from hansa.core.constants import PRIVILEGE, TRADER, piece_code
-from hansa.core.errors import IllegalMoveError
 from hansa.core.moves import Claim, EndTurn
 from hansa.core.state import GameState, Phase
 from support import A, B, C, D
 
 CHAIN = ("ARN", "MUN", "MIN", "BRA", "STE")
-
-
-def _freeze(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return tuple(_freeze(v) for v in value)
-    return value
-
-
-def snapshot(state: GameState) -> dict[str, Any]:
-    return {name: _freeze(getattr(state, name, None)) for name in GameState.__slots__}
-
-
-def refuse(state: GameState, move: Any) -> None:
-    assert move not in state.legal_moves()
-    before = snapshot(state)
-    with pytest.raises(IllegalMoveError):
-        state.play(move)
-    assert snapshot(state) == before
 
 
 def city(state: GameState, code: str) -> int:

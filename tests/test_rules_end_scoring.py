@@ -30,11 +30,11 @@ from hansa.core.constants import (
     TRADER,
     piece_code,
 )
-from hansa.core.errors import GameOverError, IllegalMoveError
+from hansa.core.errors import GameOverError
 from hansa.core.moves import Claim, Displace, Done, EndTurn, Place, Relocate, UseMarker
 from hansa.core.scoring import final_scores, winners
 from hansa.core.state import GameState, Phase
-from support import A, B, C
+from support import A, B, C, refuse
 
 AT, AM = piece_code(A, TRADER), piece_code(A, MERCHANT)
 BM = piece_code(B, MERCHANT)
@@ -69,24 +69,6 @@ END_DATA: dict[str, Any] = {
 # ---------------------------------------------------------------------------------------------- helpers
 
 
-def _freeze(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return tuple(_freeze(v) for v in value)
-    return value
-
-
-def snapshot(state: GameState) -> dict[str, Any]:
-    return {name: _freeze(getattr(state, name, None)) for name in GameState.__slots__}
-
-
-def refuse(state: GameState, move: Any, error: type = IllegalMoveError) -> None:
-    assert move not in state.legal_moves()
-    before = snapshot(state)
-    with pytest.raises(error):
-        state.play(move)
-    assert snapshot(state) == before
-
-
 def end_board_state() -> GameState:
     return support.new_state(3, board=Board("end-fixture", END_DATA))
 
@@ -112,7 +94,7 @@ def assert_over(state: GameState, triggers: tuple[str, ...]) -> None:
     assert state.decider == -1
     assert all(pl == () for pl in state.plate)
     for move in (EndTurn(), UseMarker("+3")):
-        refuse(state, move, GameOverError)
+        refuse(state, move, error=GameOverError)
 
 
 # ---------------------------------------------------------------------------------------------- 7.12 game end
@@ -141,7 +123,7 @@ def test_s106_other_player_reaches_20_claim_finishes_then_game_ends():
     assert state.markers_on_board() == 0
     assert state.actions_used == 1 and state.current == A
     assert_over(state, ("score",))
-    refuse(state, Place("X-F0:1", "T"), GameOverError)
+    refuse(state, Place("X-F0:1", "T"), error=GameOverError)
 
 
 def test_s107_claimant_keeps_scoring_past_20_within_the_action():
@@ -192,7 +174,7 @@ def test_s109_empty_supply_draw_ends_game_marker_kept():
     assert state.plate[A] == ()
     assert state.actions_used == 1
     assert_over(state, ("markers",))
-    refuse(state, Place("P-S:1", "T"), GameOverError)  # A's second action is lost
+    refuse(state, Place("P-S:1", "T"), error=GameOverError)  # A's second action is lost
     assert final_scores(state)[A].markers == 1
 
 
@@ -229,7 +211,7 @@ def test_s111_plate_marker_discarded_when_game_ends():
     assert state.markers_on_board() == 0
     assert state.markers[A] == (PLUS3,)
     assert_over(state, ("score",))
-    refuse(state, Place("P-S:1", "T"), GameOverError)
+    refuse(state, Place("P-S:1", "T"), error=GameOverError)
     assert final_scores(state)[A].markers == 1  # 2 markers would score 3
 
 

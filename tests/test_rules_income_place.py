@@ -9,26 +9,7 @@ from hansa.core.constants import BAGS
 from hansa.core.errors import IllegalMoveError
 from hansa.core.moves import Income, Place
 from hansa.core.state import GameState, Phase
-from support import A, B
-
-
-def snapshot(state: GameState) -> tuple:
-    """Every field a refused move could have touched."""
-    return (
-        tuple(state.houses),
-        tuple(state.sup_t),
-        tuple(state.sup_m),
-        tuple(state.stk_t),
-        tuple(state.stk_m),
-        tuple(state.score),
-        tuple(state.levels),
-        tuple(state.offices),
-        tuple(state.extras),
-        state.phase,
-        state.current,
-        state.actions_used,
-        state.hand,
-    )
+from support import A, B, snapshot
 
 
 def incomes(state: GameState) -> set[tuple[int, int]]:

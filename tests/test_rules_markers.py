@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 import support
 from hansa.core.constants import (
     BAGS,
@@ -25,7 +23,7 @@ from hansa.core.constants import (
     TRADER,
     piece_code,
 )
-from hansa.core.errors import IllegalMoveError, WrongPlayerError
+from hansa.core.errors import WrongPlayerError
 from hansa.core.moves import (
     Claim,
     Displace,
@@ -41,7 +39,7 @@ from hansa.core.moves import (
 )
 from hansa.core.scoring import final_scores
 from hansa.core.state import GameState, Phase
-from support import A, B, C
+from support import A, B, C, refuse
 
 AT, AM = piece_code(A, TRADER), piece_code(A, MERCHANT)
 BT, BM = piece_code(B, TRADER), piece_code(B, MERCHANT)
@@ -50,29 +48,6 @@ FREE = -1
 
 
 # ---------------------------------------------------------------------------------------------- helpers
-
-
-def _freeze(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return tuple(_freeze(v) for v in value)
-    return value
-
-
-def snapshot(state: GameState) -> dict[str, Any]:
-    return {name: _freeze(getattr(state, name, None)) for name in GameState.__slots__}
-
-
-def refuse(state: GameState, move: Any, player: int | None = None, error: type = IllegalMoveError) -> None:
-    """``move`` is not offered to the decider, raises ``error``, and leaves the state unchanged."""
-    if player is None or player == state.decider:
-        assert move not in state.legal_moves()
-    before = snapshot(state)
-    with pytest.raises(error):
-        if player is None:
-            state.play(move)
-        else:
-            state.play(move, player)
-    assert snapshot(state) == before
 
 
 def fixture(**options: Any) -> GameState:

@@ -23,32 +23,9 @@ from hansa.core.constants import (
 from hansa.core.errors import IllegalMoveError, WrongPlayerError
 from hansa.core.moves import Claim, EndTurn, Improve, Income, Place, UseMarker
 from hansa.core.state import GameState, Phase
-from support import A, B, D, E
+from support import A, B, D, E, snapshot
 
 TAVERN_PAIRS = (("Osnabrueck", "Bremen"), ("Lueneburg", "Perleberg"), ("Hildesheim", "Goslar"))
-
-
-def snapshot(state: GameState) -> tuple:
-    """Every field a refused move could have touched."""
-    return (
-        tuple(state.houses),
-        tuple(state.sup_t),
-        tuple(state.sup_m),
-        tuple(state.stk_t),
-        tuple(state.stk_m),
-        tuple(state.score),
-        tuple(state.levels),
-        tuple(state.markers),
-        tuple(state.used_markers),
-        state.phase,
-        state.current,
-        state.actions_used,
-        state.bonus_actions,
-        state.allowance(),
-        state.hand,
-        tuple(state.offices),
-        tuple(state.route_marker),
-    )
 
 
 def coin_offices(state: GameState) -> int:

@@ -15,7 +15,7 @@ import pytest
 
 import support
 from hansa.core.constants import NEUTRAL, REMOVE3, SWAP_OFFICES, TRADER, piece_code
-from hansa.core.errors import GameOverError, IllegalMoveError, WrongPlayerError
+from hansa.core.errors import GameOverError, WrongPlayerError
 from hansa.core.moves import (
     Claim,
     Displace,
@@ -34,7 +34,7 @@ from hansa.core.moves import (
 )
 from hansa.core.scoring import final_scores, winners
 from hansa.core.state import GameState, Phase
-from support import A, B
+from support import A, B, changed, house_changes, refuse, snapshot
 
 N = NEUTRAL
 NT = piece_code(NEUTRAL, TRADER)
@@ -43,60 +43,9 @@ BT = piece_code(B, TRADER)
 FREE = -1
 
 SETUP_ROUTES = {"GRO-EMD", "STA-HAM", "LUB-HAM", "GOE-QUE", "HAL-QUE", "COE-WAR", "OSN-BRE", "LUN-PER", "GOS-HIL"}
-# Observable parts of the state (derived counters route_free / free_total / city_filled follow houses / offices).
-FIELDS = (
-    "houses", "route_marker", "offices", "extras", "table", "completed", "ew_paid", "marker_supply",
-    "sup_t", "sup_m", "stk_t", "stk_m", "levels", "score", "markers", "used_markers", "plate",
-    "current", "turn", "actions_used", "bonus_actions", "phase", "hand", "end_triggers", "discarded",
-    "neutral_discards", "pawn",
-)
 
 
 # ---------------------------------------------------------------------------------------------- helpers
-
-
-def _freeze(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return tuple(_freeze(v) for v in value)
-    return value
-
-
-def snap(state: GameState) -> dict[str, Any]:
-    out = {name: _freeze(getattr(state, name)) for name in FIELDS}
-    out["decider"] = state.decider
-    return out
-
-
-def changed(before: dict[str, Any], state: GameState) -> set[str]:
-    now = snap(state)
-    return {k for k in before if before[k] != now[k]}
-
-
-def house_changes(before: dict[str, Any], state: GameState) -> dict[str, tuple[Any, Any]]:
-    """{house: (old piece, new piece)} for every house whose content changed."""
-    names = state.board.house_names
-    out = {}
-    for h, (old, new) in enumerate(zip(before["houses"], state.houses)):
-        if old != new:
-            out[names[h]] = (_piece(old), _piece(new))
-    return out
-
-
-def _piece(code: int) -> tuple[int, str] | None:
-    return None if code < 0 else (code >> 1, "TM"[code & 1])
-
-
-def refuse(state: GameState, move: Any, player: int | None = None, error: type = IllegalMoveError) -> None:
-    """``move`` is not offered to the decider, raises ``error`` and leaves the state unchanged."""
-    if player is None or player == state.decider:
-        assert move not in state.legal_moves()
-    before = state.key()
-    with pytest.raises(error):
-        if player is None:
-            state.play(move)
-        else:
-            state.play(move, player)
-    assert state.key() == before
 
 
 def city(state: GameState, code: str) -> int:
@@ -197,7 +146,7 @@ def test_s123_displace_neutral_trader():
     refuse(state, Displace(target, "T", "TT"))  # a neutral Trader costs exactly 1
     (_, (a_stk_t, _)) = support.pools(state, A)
     b_pools = support.pools(state, B)
-    before = snap(state)
+    before = snapshot(state)
     state.play(Displace(target, "T", "T"))
     assert changed(before, state) == {"houses", "sup_t", "stk_t", "actions_used", "phase", "hand", "decider"}
     assert house_changes(before, state) == {target: ((N, "T"), (A, "T"))}
@@ -214,13 +163,13 @@ def test_s123_displace_neutral_trader():
     refuse(state, Relocate("GOE-QUE:1", "T"), B)  # the route it was displaced from
     refuse(state, Relocate("HAL-QUE:2", "T"), B)  # occupied
     refuse(state, Relocate("HAL-QUE:1", "T"), A, WrongPlayerError)  # B decides for the neutral
-    before = snap(state)
+    before = snapshot(state)
     state.play(Relocate("HAL-QUE:1", "T"), B)
     assert changed(before, state) == {"houses", "hand"}
     assert house_changes(before, state) == {"HAL-QUE:1": (None, (N, "T"))}
     assert state.hand == (TRADER,) and state.phase == Phase.RELOCATE and state.decider == B
     assert relocate_targets(state) == free_houses_of(state, "GOS-QUE", "HAL-QUE")
-    before = snap(state)
+    before = snapshot(state)
     state.play(Relocate("GOS-QUE:1", "T"), B)
     assert changed(before, state) == {"houses", "hand", "phase", "decider"}
     assert house_changes(before, state) == {"GOS-QUE:1": (None, (N, "T"))}
@@ -238,7 +187,7 @@ def test_s124_relocation_fills_route_neutral_claim():
     support.add_extra_office(state, "DOR", B)  # B controls Dortmund (printed offices still free)
     displace_neutral(state, "ARN-DUI:2")
     assert relocate_targets(state) == {"DUI-DOR:2", "ARN-MUN:3"}
-    before = snap(state)
+    before = snapshot(state)
     state.play(Relocate("DUI-DOR:2", "T"), B)
     assert state.score == [1, 1]  # step (a) for the real controllers of Duisburg and Dortmund
     assert state.phase == Phase.NEUTRAL_OFFICE
@@ -287,7 +236,7 @@ def test_s125_neutral_claim_discards_marker_replacement_to_active_plate():
     supply = list(state.marker_supply)
     displace_neutral(state, "PAD-HIL:2")
     assert "GOS-HIL:3" in relocate_targets(state)
-    before = snap(state)
+    before = snapshot(state)
     state.play(Relocate("GOS-HIL:3", "T"), B)
     assert state.route_marker[gh] == FREE
     assert state.neutral_discards == 1
@@ -320,7 +269,7 @@ def test_s125_neutral_claim_discards_marker_replacement_to_active_plate():
     assert "MIN-PAD" not in options and "OSN-BRE" not in options
     refuse(state, PlaceMarker("MIN-PAD"))  # not empty (neutral piece)
     refuse(state, PlaceMarker("OSN-BRE"))  # already has a marker
-    before = snap(state)
+    before = snapshot(state)
     state.play(PlaceMarker("MUN-MIN"))
     assert state.route_marker[rindex(state, "MUN-MIN")] == supply[-1]
     assert state.plate == [(), ()]
@@ -348,7 +297,7 @@ def test_s126_neutral_office_completes_tenth_city_during_displacement():
     assert state.completed == 9
     displace_neutral(state, "ARN-DUI:2")
     assert state.actions_used == 1 and state.allowance() == 2
-    before = snap(state)
+    before = snapshot(state)
     state.play(Relocate("DUI-DOR:2", "T"), B)
     # only Duisburg has a free office: the neutral office is placed at once and completes the 10th city
     assert office_owners(state, "DUI") == [N]
@@ -403,7 +352,7 @@ def test_s128_claim_next_to_neutral_controlled_city():
     claims = {m for m in state.legal_moves() if isinstance(m, Claim)}
     # Duisburg is complete; Dortmund's next office is orange (A has white Privilege)
     assert claims == {Claim("DUI-DOR")}
-    before = snap(state)
+    before = snapshot(state)
     state.play(Claim("DUI-DOR"))
     assert state.score == [0, 1]  # B for Duisburg; nothing for the neutral's Dortmund
     assert changed(before, state) == {"houses", "stk_t", "score", "actions_used"}
@@ -422,7 +371,7 @@ def test_q2p_1_real_controllers_score_on_neutral_claim():
     support.set_office(state, "DUI", 0, A)  # A controls Duisburg (complete)
     support.set_office(state, "DOR", 0, B, "M")  # B controls Dortmund
     displace_neutral(state, "ARN-DUI:2")
-    before = snap(state)
+    before = snapshot(state)
     state.play(Relocate("DUI-DOR:2", "T"), B)
     assert state.score == [1, 1]
     # only Dortmund has a free office: placed without a choice, colour (orange) ignored
@@ -470,7 +419,7 @@ def test_q2p_2_neutral_office_completion_no_east_west_no_coin():
     support.set_pools(state, A, sup=(2, 0))
     displace_neutral(state, "LUB-HAM:2")
     assert "STA-HAM:3" in relocate_targets(state)
-    before = snap(state)
+    before = snapshot(state)
     state.play(Relocate("STA-HAM:3", "T"), B)
     assert state.board.city("STA").offices[0].coin
     assert office_owners(state, "STA") == [N]
@@ -505,7 +454,7 @@ def test_q2p_3_extra_neutral_compulsory_by_default():
     assert opt.phase == Phase.RELOCATE and opt.decider == B and opt.hand == ()
     assert {TakeExtra("T"), Done()} <= set(opt.legal_moves())
     took = opt.copy()
-    before = snap(opt)
+    before = snapshot(opt)
     opt.play(Done(), B)  # decline the extra neutral
     assert changed(before, opt) == {"phase", "decider"}
     assert opt.phase == Phase.ACTIONS and opt.decider == A
@@ -573,7 +522,7 @@ def test_q2p_6_neutral_claim_compulsory():
     support.set_office(state, "DOR", 1, B)
     completed = state.completed
     displace_neutral(state, "ARN-DUI:2")
-    before = snap(state)
+    before = snapshot(state)
     state.play(Relocate("DUI-DOR:2", "T"), B)
     # claimed at once: points, route back to the pool, no office (both cities complete), no choice offered
     assert state.score == [1, 1]
@@ -599,7 +548,7 @@ def test_q2p_10_swap_with_neutral_office_needs_own():
     swaps = {m for m in state.legal_moves() if isinstance(m, Swap)}
     assert swaps == {Swap("HAM", 1)}  # A <-> neutral; neutral <-> B is not offered
     refuse(state, Swap("HAM", 2))
-    before = snap(state)
+    before = snapshot(state)
     state.play(Swap("HAM", 1))
     assert office_owners(state, "HAM") == [N, A, B]
     assert changed(before, state) == {"offices", "markers", "used_markers"}
@@ -608,7 +557,7 @@ def test_q2p_10_swap_with_neutral_office_needs_own():
     # opt.swapNeedsOwn = false: neutral <-> B may be swapped too
     free = _swap_position(swap_needs_own=False)
     assert {m for m in free.legal_moves() if isinstance(m, Swap)} == {Swap("HAM", 1), Swap("HAM", 2)}
-    before = snap(free)
+    before = snapshot(free)
     free.play(Swap("HAM", 2))
     assert office_owners(free, "HAM") == [A, B, N]
     assert free.controller(city(free, "HAM")) == N
@@ -661,7 +610,7 @@ def test_remove3_removes_neutral_pieces():
     removable = {m.house for m in state.legal_moves() if isinstance(m, Remove)}
     assert removable == neutral_houses(state)
     a_pools, b_pools = support.pools(state, A), support.pools(state, B)
-    before = snap(state)
+    before = snapshot(state)
     state.play(Remove("GOE-QUE:2"))
     assert changed(before, state) == {"houses"}
     assert house_changes(before, state) == {"GOE-QUE:2": ((N, "T"), None)}
@@ -689,7 +638,7 @@ def test_move_never_offers_neutral_pieces():
     drops = {m.house for m in state.legal_moves() if isinstance(m, Drop)}
     assert not drops & neutral_houses(state)
     refuse(state, Drop("GOE-QUE:2", "T"))
-    before = snap(state)
+    before = snapshot(state)
     state.play(Drop("GOE-QUE:1", "T"))
     assert house_changes(before, state) == {"GOE-QUE:1": (None, (A, "T"))}
     assert state.piece_at("GOE-QUE:2") == (N, "T")

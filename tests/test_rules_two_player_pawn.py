@@ -13,11 +13,9 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 import support
 from hansa.core.constants import ACTIONS, PLUS3, REMOVE3
-from hansa.core.errors import IllegalMoveError, WrongPlayerError
+from hansa.core.errors import WrongPlayerError
 from hansa.core.moves import (
     Claim,
     Displace,
@@ -33,63 +31,14 @@ from hansa.core.moves import (
     UseMarker,
 )
 from hansa.core.state import GameState, Phase
-from support import A, B
+from support import A, B, changed, house_changes, refuse, snapshot
 
 _SHARED = Path(__file__).parent.parent.parent / "shared" / "boards.json"
 BOARDS = _SHARED if _SHARED.exists() else Path(__file__).parent / "fixtures" / "boards.json"
 P05_ROUTES = {"BRE-HAM", "BRE-HAN", "HAN-LUN", "LUN-HAM"}
-FIELDS = (
-    "houses", "route_marker", "offices", "extras", "table", "completed", "ew_paid", "marker_supply",
-    "sup_t", "sup_m", "stk_t", "stk_m", "levels", "score", "markers", "used_markers", "plate",
-    "current", "turn", "actions_used", "bonus_actions", "phase", "hand", "end_triggers", "discarded",
-    "neutral_discards", "pawn",
-)
 
 
 # ---------------------------------------------------------------------------------------------- helpers
-
-
-def _freeze(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return tuple(_freeze(v) for v in value)
-    return value
-
-
-def snap(state: GameState) -> dict[str, Any]:
-    out = {name: _freeze(getattr(state, name)) for name in FIELDS}
-    out["decider"] = state.decider
-    return out
-
-
-def changed(before: dict[str, Any], state: GameState) -> set[str]:
-    now = snap(state)
-    return {k for k in before if before[k] != now[k]}
-
-
-def house_changes(before: dict[str, Any], state: GameState) -> dict[str, tuple[Any, Any]]:
-    names = state.board.house_names
-    out = {}
-    for h, (old, new) in enumerate(zip(before["houses"], state.houses)):
-        if old != new:
-            out[names[h]] = (_piece(old), _piece(new))
-    return out
-
-
-def _piece(code: int) -> tuple[int, str] | None:
-    return None if code < 0 else (code >> 1, "TM"[code & 1])
-
-
-def refuse(state: GameState, move: Any, player: int | None = None, error: type = IllegalMoveError) -> None:
-    """``move`` is not offered to the decider, raises ``error`` and leaves the state unchanged."""
-    if player is None or player == state.decider:
-        assert move not in state.legal_moves()
-    before = state.key()
-    with pytest.raises(error):
-        if player is None:
-            state.play(move)
-        else:
-            state.play(move, player)
-    assert state.key() == before
 
 
 def shared_provinces() -> list[dict[str, Any]]:
@@ -163,7 +112,7 @@ def test_s129_setup_other_player_places_pawn():
     refuse(state, Place("BRE-HAM:1", "T"))
     refuse(state, Income(3, 0))
     refuse(state, Pawn("P17"), B)
-    before = snap(state)
+    before = snapshot(state)
     state.play(Pawn("P05"), B)
     assert changed(before, state) == {"pawn", "phase", "decider"}
     assert state.pawn == state.board.province_index["P05"]
@@ -187,14 +136,14 @@ def test_s130_place_only_on_pawn_province_routes():
     refuse(state, Displace("GRO-EMD:3", "T", "T"))
     # a legal Place on a bordering route
     placed = state.copy()
-    before = snap(placed)
+    before = snapshot(placed)
     placed.play(Place("BRE-HAM:1", "T"))
     assert changed(before, placed) == {"houses", "sup_t", "actions_used"}
     assert house_changes(before, placed) == {"BRE-HAM:1": (None, (A, "T"))}
     assert placed.actions_used == 1
     # Income is unrestricted
     assert Income(3, 0) in state.legal_moves()
-    before = snap(state)
+    before = snapshot(state)
     state.play(Income(3, 0))
     assert changed(before, state) == {"sup_t", "stk_t", "actions_used"}
     assert support.pools(state, A) == ((8, 1), (3, 0))
@@ -204,7 +153,7 @@ def test_s130_place_only_on_pawn_province_routes():
     state.play(Lift("GRO-EMD:1"))
     assert state.phase == Phase.MOVE
     assert Drop("DUI-DOR:1", "T") in state.legal_moves()
-    before = snap(state)
+    before = snapshot(state)
     state.play(Drop("DUI-DOR:1", "T"))
     assert house_changes(before, state) == {"DUI-DOR:1": (None, (A, "T"))}
     assert state.piece_at("GRO-EMD:1") is None
@@ -224,7 +173,7 @@ def test_s131_free_move_up_to_two_borders():
     refuse(state, Pawn("P05"))  # 0 borders is not a move
     assert Pawn("P01", paid=True) in state.legal_moves()
     paid = state.copy()
-    before = snap(state)
+    before = snapshot(state)
     state.play(Pawn("P06"))
     assert changed(before, state) == {"pawn"}
     assert pawn_code(state) == "P06"
@@ -232,7 +181,7 @@ def test_s131_free_move_up_to_two_borders():
     assert place_routes(state) == {"LUN-PER", "STE-PER", "STE-BRA"}
     refuse(state, Place("BRE-HAM:1", "T"))
     # across 3 borders for an action
-    before = snap(paid)
+    before = snapshot(paid)
     paid.play(Pawn("P01", paid=True))
     assert changed(before, paid) == {"pawn", "actions_used"}
     assert pawn_code(paid) == "P01" and paid.actions_used == 1
@@ -250,7 +199,7 @@ def test_s132_paid_move_mid_turn_to_any_province():
     codes = {p["id"] for p in shared_provinces()}
     assert pawn_moves(state, paid=True) == codes - {"P05"}
     refuse(state, Pawn("P05", paid=True))  # already there
-    before = snap(state)
+    before = snapshot(state)
     state.play(Pawn("P07", paid=True))  # 3 borders away
     assert changed(before, state) == {"pawn", "actions_used"}
     assert pawn_code(state) == "P07"
@@ -272,7 +221,7 @@ def test_s133_claim_only_on_pawn_province_routes():
     assert pawn_code(state) == "P11"
     claims = {m for m in state.legal_moves() if isinstance(m, Claim)}
     assert Claim("GRO-EMD", "office", "GRO") in claims and Claim("GRO-EMD") in claims
-    before = snap(state)
+    before = snapshot(state)
     state.play(Claim("GRO-EMD", "office", "GRO"))
     assert changed(before, state) == {"houses", "offices", "stk_t", "score", "actions_used"}
     assert state.office_owners(state.board.city_index["GRO"]) == [A, -1]
@@ -287,7 +236,7 @@ def test_s134_one_free_move_per_turn_by_default():
     state = new_pawn("P05")
     state.play(Pawn("P04"))
     state.play(Income(3, 0))
-    before = snap(state)
+    before = snapshot(state)
     state.play(Place("HAN-LUN:1", "T"))  # last action: the turn passes without a PAWN_END step
     assert state.phase == Phase.ACTIONS and state.current == B and state.decider == B
     assert pawn_code(state) == "P04"
@@ -307,7 +256,7 @@ def test_s134_one_free_move_per_turn_by_default():
     assert both.phase == Phase.PAWN_END and both.current == A and both.decider == A
     assert pawn_moves(both, paid=False) == free_moves_from("P04")
     assert EndTurn() in both.legal_moves()
-    before = snap(both)
+    before = snapshot(both)
     both.play(Pawn("P06"))
     assert changed(before, both) == {"pawn", "current", "turn", "actions_used", "phase", "decider"}
     assert pawn_code(both) == "P06" and both.current == B and both.phase == Phase.ACTIONS
@@ -327,7 +276,7 @@ def test_q2p_8_one_free_move_paid_to_any_province():
     assert pawn_moves(state, paid=True) == codes - {"P13"}
     far = max((d, p) for p, d in shared_distances("P13").items())[1]
     assert shared_distances("P13")[far] >= 3
-    before = snap(state)
+    before = snapshot(state)
     state.play(Pawn(far, paid=True))
     assert changed(before, state) == {"pawn", "actions_used"}
     assert pawn_code(state) == far and state.actions_used == 1
@@ -347,7 +296,7 @@ def test_q2p_9_relocation_and_markers_not_restricted():
     assert state.phase == Phase.RELOCATE and state.decider == B
     targets = {m.house.split(":")[0] for m in state.legal_moves() if isinstance(m, Relocate)}
     assert targets == {"OSN-BRE", "BRE-MIN", "BRE-HAN", "STA-HAM", "LUB-HAM", "LUN-HAM"}
-    before = snap(state)
+    before = snapshot(state)
     state.play(Relocate("OSN-BRE:1", "T"), B)
     assert house_changes(before, state) == {"OSN-BRE:1": (None, (B, "T"))}
     assert state.hand == ()
@@ -358,7 +307,7 @@ def test_q2p_9_relocation_and_markers_not_restricted():
     support.put(marker, "BRE-HAM:1", B)
     marker.play(UseMarker("remove3"))
     assert {m.house for m in marker.legal_moves() if isinstance(m, Remove)} == {"GRO-EMD:1", "BRE-HAM:1"}
-    before = snap(marker)
+    before = snapshot(marker)
     marker.play(Remove("GRO-EMD:1"))
     assert house_changes(before, marker) == {"GRO-EMD:1": ((B, "T"), None)}
     assert support.pools(marker, B) == ((7, 1), (5, 0))
@@ -391,7 +340,7 @@ def test_paid_move_costs_action_refused_without_actions():
     refuse(state, Pawn("P03"))  # the free move comes after the turn ends
     state.play(UseMarker("+3"))
     assert "P01" in pawn_moves(state, paid=True)
-    before = snap(state)
+    before = snapshot(state)
     state.play(Pawn("P01", paid=True))
     assert changed(before, state) == {"pawn", "actions_used"}
     assert state.actions_used == 3 and state.actions_left() == 2
@@ -423,12 +372,12 @@ def test_free_move_after_markers_in_pawn_end_and_end_declines():
     refuse(state, Pawn("P01", paid=True))  # no paid move after the turn's actions
     refuse(state, Place("LUN-PER:1", "T"))
     declined = state.copy()
-    before = snap(declined)
+    before = snapshot(declined)
     declined.play(EndTurn())
     assert changed(before, declined) == {"current", "turn", "actions_used", "phase", "decider"}
     assert pawn_code(declined) == "P06"
     assert declined.phase == Phase.ACTIONS and declined.current == B and declined.actions_used == 0
-    before = snap(state)
+    before = snapshot(state)
     state.play(Pawn("P04"))
     assert changed(before, state) == {"pawn", "current", "turn", "actions_used", "phase", "decider"}
     assert pawn_code(state) == "P04" and state.current == B and state.phase == Phase.ACTIONS
