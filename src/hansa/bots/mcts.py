@@ -60,10 +60,11 @@ class MctsBot(Bot):
         iterations: int | None = None,
         seconds: float | None = None,
         exploration: float = 0.7,
-        playout_depth: int = 16,
+        playout_depth: int = 8,
         width: int = 6,
         weights: Weights = DEFAULT,
-        scale: float = 6.0,
+        scale: float = 2.0,
+        prior_visits: int = 8,
     ) -> None:
         if iterations is None and seconds is None:
             iterations = 300
@@ -75,26 +76,36 @@ class MctsBot(Bot):
         self.weights = weights
         self.scale = scale
         self.prior = HeuristicBot(seed, weights, width=width)
+        self.prior_visits = prior_visits
+        self._baseline: list[float] = []
         #: Statistics of the last search (iterations, seconds, playouts per second).
         self.last_stats: dict[str, float] = {}
 
     @classmethod
     def from_spec(cls, spec: str, seed: int | None = None) -> MctsBot:
-        """``easy`` / ``medium`` / ``hard``, ``iterations=N`` or ``seconds=S``."""
+        """``easy`` / ``medium`` / ``hard``, or settings joined by ``/``: ``iterations=N``, ``seconds=S``,
+        ``depth=D`` (playout length), ``width=W``, ``c=X`` (exploration), ``prior=V`` (virtual visits)."""
         if spec in LEVELS:
             bot = cls(seed, **LEVELS[spec])  # type: ignore[arg-type]
             bot.name = f"mcts:{spec}"
             return bot
-        key, _, value = spec.partition("=")
+        kwargs: dict[str, float | int] = {}
+        names = {"iterations": ("iterations", int), "seconds": ("seconds", float), "depth": ("playout_depth", int),
+                 "width": ("width", int), "c": ("exploration", float), "prior": ("prior_visits", int)}
         try:
-            if key == "iterations" and int(value) > 0:
-                bot = cls(seed, iterations=int(value))
-            elif key == "seconds" and float(value) > 0:
-                bot = cls(seed, seconds=float(value))
-            else:
-                raise ValueError
-        except ValueError:
-            raise ValueError(f"unknown mcts budget {spec!r}: use easy, medium, hard, iterations=N or seconds=S") from None
+            for part in spec.split("/"):
+                key, _, value = part.partition("=")
+                name, kind = names[key.strip()]
+                number = kind(value)
+                if number < 0 or (name in ("iterations", "seconds", "width") and number <= 0):
+                    raise ValueError
+                kwargs[name] = number
+        except (KeyError, ValueError):
+            raise ValueError(
+                f"unknown mcts budget {spec!r}: use easy, medium, hard, or iterations=N / seconds=S "
+                "[/depth=D][/width=W][/c=X][/prior=V]"
+            ) from None
+        bot = cls(seed, **kwargs)  # type: ignore[arg-type]
         bot.name = f"mcts:{spec}"
         return bot
 
@@ -112,6 +123,9 @@ class MctsBot(Bot):
         limit = self.iterations if self.iterations is not None else 10**9
         done = 0
         root_options = self.prior.candidates(state, moves, me)
+        # Rewards measure how each seat's margin over its best rival changes from the root position.
+        self._baseline = _margins(evaluate(state, self.weights))
+        self._seed_root(state, root, root_options)
         while done < limit and (done == 0 or time.perf_counter() < deadline):
             self._iterate(state, root, root_options)
             done += 1
@@ -120,6 +134,27 @@ class MctsBot(Bot):
         best = max(root.children.values(), key=lambda n: (n.visits, n.rewards[me]))
         assert best.move is not None
         return best.move
+
+    def _seed_root(self, state: GameState, root: Node, options: list[Move]) -> None:
+        """Progressive bias at the root: every candidate starts with ``prior_visits`` virtual visits valued by the
+        heuristic bot's one-action lookahead, so the search starts from the heuristic's opinion and must find
+        evidence to overturn it."""
+        if self.prior_visits <= 0:
+            return
+        base = state.determinized(self.rng)
+        for move in options:
+            child_state = base.copy()
+            child_state.play(move)
+            self.prior.complete_action(child_state, root.seat)
+            if child_state.is_over:
+                values = [float(b.total) for b in final_scores(child_state)]
+            else:
+                values = evaluate(child_state, self.weights)
+            rewards = self._rewards(values)
+            node = Node(move, root, root.seat, state.players)
+            node.visits = self.prior_visits
+            node.rewards = [r * self.prior_visits for r in rewards]
+            root.children[move] = node
 
     def _iterate(self, state: GameState, root: Node, root_options: list[Move]) -> None:
         s = state.determinized(self.rng)
@@ -175,16 +210,20 @@ class MctsBot(Bot):
             values = [float(b.total) for b in final_scores(s)]
         else:
             values = evaluate(s, self.weights)
-        return _rewards(values, self.scale)
+        return self._rewards(values)
+
+    def _rewards(self, values: list[float]) -> list[float]:
+        """Per-seat reward in (0, 1): logistic of the change of the seat's margin over its best rival since the
+        root position (so that small differences between moves are not drowned by who is ahead)."""
+        return [
+            1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, (m - b) / self.scale))))
+            for m, b in zip(_margins(values), self._baseline)
+        ]
 
 
-def _rewards(values: list[float], scale: float) -> list[float]:
-    """Per-seat reward in (0, 1): logistic of the margin over the best opponent."""
-    out = []
-    for p, v in enumerate(values):
-        other = max(x for q, x in enumerate(values) if q != p)
-        out.append(1.0 / (1.0 + math.exp(-(v - other) / scale)))
-    return out
+def _margins(values: list[float]) -> list[float]:
+    """Each seat's value minus the best other seat's value."""
+    return [v - max(x for q, x in enumerate(values) if q != p) for p, v in enumerate(values)]
 
 
 def _playout_move(state: GameState, moves: list[Move], rng: random.Random, sample: int = 6) -> Move:
