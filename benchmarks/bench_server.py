@@ -92,7 +92,7 @@ async def client(base: str, seed: int, until: float, think: float, latencies: li
             try:
                 while True:
                     json.loads(await asyncio.wait_for(ws.recv(), 0.0001))
-            except (TimeoutError, asyncio.TimeoutError):
+            except TimeoutError:
                 pass
     return moves
 

@@ -1,0 +1,76 @@
+// Tiny DOM helpers.  User-supplied text (player names, moves, errors) is only ever inserted with
+// textContent / text nodes: nothing here parses HTML.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function applyAttrs(el, attrs, isSvg) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "text") el.textContent = String(value);
+    else if (key === "class") el.setAttribute("class", value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "style" && typeof value === "object") {
+      for (const [p, v] of Object.entries(value)) el.style.setProperty(p, v);
+    } else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (!isSvg && key in el && typeof value !== "string") el[key] = value;
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** h("div", {class: "x", text: "safe"}, child, "text child", ...) */
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  applyAttrs(el, attrs, false);
+  append(el, children);
+  return el;
+}
+
+/** The same for SVG elements. */
+export function s(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  applyAttrs(el, attrs, true);
+  append(el, children);
+  return el;
+}
+
+export function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+  return el;
+}
+
+export function $(sel, root = document) {
+  return root.querySelector(sel);
+}
+
+/** Copy text to the clipboard (falls back to a hidden textarea). */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const ta = h("textarea", { style: { position: "fixed", left: "-1000px" } });
+    ta.value = text;
+    document.body.append(ta);
+    ta.select();
+    let ok = false;
+    try {
+      ok = document.execCommand("copy");
+    } catch {
+      ok = false;
+    }
+    ta.remove();
+    return ok;
+  }
+}
+
+/** Absolute URL for a server path like "/game/x?token=y". */
+export function absUrl(path) {
+  return new URL(path, location.origin).href;
+}

@@ -1,0 +1,269 @@
+// HTML panels shared by the game page and the replay viewer: player desks, status line, move log,
+// final score table, and human-readable labels for moves.  Names go in with textContent only.
+
+import { h, clear } from "./dom.js";
+import { MARKER_LABEL, MARKER_NAME, PRIVILEGE_FILL } from "./board.js";
+
+export const ABILITIES = [
+  ["keys", "Keys", "Town keys (network multiplier)"],
+  ["actions", "Actions", "Actions per turn"],
+  ["privilege", "Privilege", "Privilege: office colours allowed"],
+  ["book", "Book", "Liber Sophiae: pieces per Move action"],
+  ["bags", "Bags", "Money bags: Income amount"],
+];
+const ABILITY_NAME = Object.fromEntries(ABILITIES.map(([k, n]) => [k, n]));
+const PIECE_NAME = { T: "Trader", M: "Merchant" };
+
+export function pieceIcon(kind, colour) {
+  return h("span", { class: `pc pc-${kind}`, style: colour ? { "--pc": colour } : undefined, title: PIECE_NAME[kind] });
+}
+
+export function seatName(ctx, seat) {
+  if (seat < 0) return "neutral";
+  const p = ctx.players[seat];
+  return p ? p.name : `seat ${seat + 1}`;
+}
+
+export function nameTag(ctx, seat) {
+  const colour = seat < 0 ? ctx.neutral : ctx.players[seat] && ctx.players[seat].colour;
+  return h("span", { class: "name-tag", style: { "--pc": colour || "#777" } }, h("span", { class: "swatch" }), h("span", { class: "nm", text: seatName(ctx, seat) }));
+}
+
+function cityName(ctx, code) {
+  const c = ctx.layout && ctx.layout.cities.find((x) => x.code === code);
+  return c ? c.name : code;
+}
+
+/** A short human label for a legal move's JSON (used in popups and buttons). */
+export function describeMove(m, ctx) {
+  switch (m.type) {
+    case "income": {
+      const parts = [];
+      if (m.traders) parts.push(`${m.traders} Trader${m.traders > 1 ? "s" : ""}`);
+      if (m.merchants) parts.push(`${m.merchants} Merchant${m.merchants > 1 ? "s" : ""}`);
+      return `Income: ${parts.join(" + ") || "nothing"}`;
+    }
+    case "place":
+      return `Place ${PIECE_NAME[m.piece]}`;
+    case "displace": {
+      const pay = [...m.pay].map((x) => PIECE_NAME[x]).join(" + ");
+      return `Displace with ${PIECE_NAME[m.piece]}, pay ${pay}`;
+    }
+    case "lift":
+      return "Lift this piece (Move)";
+    case "drop":
+      return `Drop ${PIECE_NAME[m.piece]} here`;
+    case "relocate":
+      return `Relocate ${PIECE_NAME[m.piece]} here`;
+    case "take":
+      return `Take an extra ${PIECE_NAME[m.piece]}`;
+    case "take-from":
+      return "Take this piece as an extra";
+    case "done":
+      return ctx.phase === "remove" ? "Stop removing" : "Done (no more extras)";
+    case "claim":
+      switch (m.benefit) {
+        case "office":
+          return `Claim ${m.route}: office in ${cityName(ctx, m.target)}`;
+        case "extra":
+          return `Claim ${m.route}: extra office in ${cityName(ctx, m.target)} with ${PIECE_NAME[m.piece]}`;
+        case "ability":
+          return `Claim ${m.route}: upgrade ${abilityOfCity(ctx, m.target)} (${cityName(ctx, m.target)})`;
+        case "table": {
+          const sp = ctx.layout && ctx.layout.coellen_table.find((x) => x.colour === m.target);
+          return `Claim ${m.route}: Coellen table ${m.target}${sp ? ` (${sp.points} PP)` : ""}`;
+        }
+        default:
+          return `Claim ${m.route}: no benefit`;
+      }
+    case "use":
+      return `Use ${MARKER_NAME[m.marker] || m.marker}`;
+    case "improve":
+      return `Improve ${ABILITY_NAME[m.ability] || m.ability}`;
+    case "swap":
+      return `Swap offices ${m.office} ↔ ${m.office + 1} in ${cityName(ctx, m.city)}`;
+    case "remove":
+      return "Remove this piece";
+    case "shift":
+      return `Move piece to ${m.to}`;
+    case "end":
+      return ctx.phase === "pawn_end" ? "End turn (no pawn move)" : "End turn";
+    case "marker":
+      return `Place bonus marker on ${m.route}`;
+    case "pawn":
+      return `Pawn to ${m.province}${m.paid ? " (costs 1 action)" : ""}`;
+    case "neutral-office":
+      return `Neutral office in ${cityName(ctx, m.city)}`;
+    default:
+      return m.type;
+  }
+}
+
+function abilityOfCity(ctx, code) {
+  const c = ctx.layout && ctx.layout.cities.find((x) => x.code === code);
+  return c && c.ability ? ABILITY_NAME[c.ability] || c.ability : "ability";
+}
+
+const PHASE_TEXT = {
+  actions: "actions",
+  move: "moving pieces",
+  relocate: "relocating displaced pieces",
+  remove: "Remove 3",
+  markers: "placing bonus markers",
+  pawn_setup: "placing the pawn",
+  pawn_end: "free pawn move",
+  neutral_office: "choosing the city of a neutral office",
+  over: "game over",
+};
+
+/** The status line: whose turn, phase, actions, hand. */
+export function renderStatus(el, state, ctx) {
+  clear(el);
+  const t = state.turn;
+  if (state.over) {
+    el.append(h("b", { text: "Game over" }), ` after ${t.number} turns`);
+    return;
+  }
+  el.append(h("span", { class: "st-turn", text: `Turn ${t.number}` }), " · ", nameTag(ctx, t.current));
+  el.append(" · ", h("span", { class: "st-phase", text: PHASE_TEXT[t.phase] || t.phase }));
+  if (t.phase === "actions" || t.phase === "move" || t.phase === "remove") {
+    el.append(
+      " · ",
+      h("span", { class: "st-actions", title: "actions used / allowance", text: `actions ${t.actions_used}/${t.allowance}` }),
+    );
+    if (t.bonus_actions) el.append(h("span", { class: "st-bonus", text: ` (+${t.bonus_actions} bonus)` }));
+  }
+  if (t.relocation) {
+    el.append(" · ", nameTag(ctx, t.relocation.owner), ` relocates from ${t.relocation.route}`);
+    el.append(h("span", { text: ` (extras left: ${t.relocation.extras_left})` }));
+  }
+  if (t.remove_left !== undefined) el.append(h("span", { text: ` · ${t.remove_left} left to remove` }));
+  if (t.hand && t.hand.length) {
+    el.append(" · in hand: ");
+    const col = t.relocation ? (t.relocation.owner < 0 ? ctx.neutral : ctx.players[t.relocation.owner].colour) : ctx.players[t.current].colour;
+    for (const p of t.hand) el.append(pieceIcon(p, col));
+  }
+  if (t.decider !== t.current) el.append(" · decides: ", nameTag(ctx, t.decider));
+}
+
+/** Player desks. opts: {you: [seats], abilityKeys: Map(ability -> kind), onAbility(ability)} */
+export function renderDesks(el, state, ctx, opts = {}) {
+  clear(el);
+  const you = new Set(opts.you || []);
+  const t = state.turn;
+  state.players.forEach((p) => {
+    const info = ctx.players[p.seat] || { name: `seat ${p.seat + 1}`, colour: "#777", type: "human" };
+    const classes = ["desk"];
+    if (!state.over && t.current === p.seat) classes.push("current");
+    if (!state.over && t.decider === p.seat) classes.push("decider");
+    if (you.has(p.seat)) classes.push("you");
+    if (state.result && state.result.winners.includes(p.seat)) classes.push("winner");
+    const desk = h("section", { class: classes.join(" "), style: { "--pc": info.colour }, "data-seat": p.seat });
+    const head = h(
+      "div",
+      { class: "desk-head" },
+      h("span", { class: "swatch big" }),
+      h("span", { class: "desk-name", text: info.name }),
+      info.type === "bot" ? h("span", { class: "tag", text: `bot ${info.bot || ""}` }) : null,
+      you.has(p.seat) ? h("span", { class: "tag you-tag", text: "you" }) : null,
+      !state.over && t.current === p.seat ? h("span", { class: "tag turn-tag", text: "turn" }) : null,
+      h("span", { class: "desk-score", title: "in-game score", text: String(p.score) }),
+    );
+    desk.append(head);
+    desk.append(
+      h(
+        "div",
+        { class: "desk-counts" },
+        h("span", { class: "cnt", title: "supply (usable pieces)" }, h("span", { class: "lbl", text: "Supply" }), pieceIcon("T", info.colour), h("b", { text: String(p.supply.T) }), pieceIcon("M", info.colour), h("b", { text: String(p.supply.M) })),
+        h("span", { class: "cnt", title: "stock" }, h("span", { class: "lbl", text: "Stock" }), pieceIcon("T", info.colour), h("b", { text: String(p.stock.T) }), pieceIcon("M", info.colour), h("b", { text: String(p.stock.M) })),
+        h("span", { class: "cnt", title: "offices on the board" }, h("span", { class: "lbl", text: "Offices" }), h("b", { text: String(p.offices) })),
+        h("span", { class: `cnt${p.plate ? " plate-full" : ""}`, title: "face-down replacement markers on the plate" }, h("span", { class: "lbl", text: "Plate" }), h("b", { text: String(p.plate) })),
+        p.east_west ? h("span", { class: "cnt ew", title: "East-West bonus received", text: "E–W ✓" }) : null,
+      ),
+    );
+    const tracks = h("div", { class: "tracks" });
+    for (const [key, label, title] of ABILITIES) {
+      const a = p.abilities[key];
+      const kind = opts.abilityKeys && you.has(p.seat) && p.seat === t.decider ? opts.abilityKeys.get(key) : undefined;
+      const row = h("div", { class: `track-row${kind ? ` hl hl-${kind}` : ""}`, title, "data-ability": key });
+      if (kind && opts.onAbility) row.addEventListener("click", () => opts.onAbility(key));
+      row.append(h("span", { class: "track-label", text: label }));
+      a.track.forEach((v, i) => {
+        const cls = ["tcell"];
+        if (i === a.level) cls.push("now");
+        if (i > a.level) cls.push("covered");
+        const cell = h("span", { class: cls.join(" ") });
+        if (i > a.level) {
+          // Still covered by a piece of the player's colour (Merchants on the Book track).
+          cell.title = `${v} (covered)`;
+          cell.append(h("span", { class: `cover ${key === "book" ? "pc-M" : "pc-T"}` }));
+          if (key !== "privilege") cell.append(h("span", { class: "tv-small", text: String(v) }));
+          else cell.append(h("span", { class: "priv-small", style: { "--fill": PRIVILEGE_FILL[v] } }));
+        } else if (key === "privilege") {
+          cell.append(h("span", { class: "priv", style: { "--fill": PRIVILEGE_FILL[v] }, title: v }));
+        } else cell.append(h("span", { class: "tv", text: String(v) }));
+        row.append(cell);
+      });
+      tracks.append(row);
+    }
+    desk.append(tracks);
+    const mk = h("div", { class: "desk-markers" });
+    if (p.markers.length || p.used_markers.length) {
+      mk.append(h("span", { class: "lbl", text: "Markers" }));
+      for (const m of p.markers) mk.append(h("span", { class: "chip", title: `${MARKER_NAME[m] || m} (unused)`, text: MARKER_LABEL[m] || m }));
+      for (const m of p.used_markers) mk.append(h("span", { class: "chip used", title: `${MARKER_NAME[m] || m} (used)`, text: MARKER_LABEL[m] || m }));
+    } else mk.append(h("span", { class: "lbl muted", text: "No bonus markers" }));
+    desk.append(mk);
+    el.append(desk);
+  });
+}
+
+/** The move log (view.log), newest last. */
+export function renderLog(el, log, ctx) {
+  const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 30;
+  clear(el);
+  let turn = null;
+  const list = h("ol", { class: "log-list" });
+  for (const e of log) {
+    if (e.turn !== turn) {
+      turn = e.turn;
+      list.append(h("li", { class: "log-turn", text: `Turn ${turn}` }));
+    }
+    list.append(h("li", { class: "log-move", "data-n": e.n }, h("span", { class: "log-n", text: String(e.n) }), nameTag(ctx, e.seat), h("code", { class: "log-text", text: e.move })));
+  }
+  if (!log.length) list.append(h("li", { class: "muted", text: "No moves yet." }));
+  el.append(list);
+  if (atBottom || el.dataset.init !== "1") el.scrollTop = el.scrollHeight;
+  el.dataset.init = "1";
+}
+
+const SCORE_COLS = [
+  ["in_game", "In game"],
+  ["abilities", "Abilities"],
+  ["markers", "Markers"],
+  ["coellen", "Coellen"],
+  ["control", "Control"],
+  ["network", "Network"],
+  ["total", "Total"],
+];
+
+/** Final score breakdown (state.result). */
+export function scoreTable(result, ctx) {
+  const table = h("table", { class: "score-table" });
+  table.append(h("thead", null, h("tr", null, h("th", { text: "Player" }), ...SCORE_COLS.map(([, t]) => h("th", { text: t })))));
+  const body = h("tbody");
+  const rows = [...result.scores].sort((a, b) => b.total - a.total);
+  for (const sc of rows) {
+    const win = result.winners.includes(sc.player);
+    body.append(
+      h(
+        "tr",
+        { class: win ? "winner" : "", "data-seat": sc.player },
+        h("td", null, nameTag(ctx, sc.player), win ? h("span", { class: "win-mark", title: "winner", text: " ★ winner" }) : null),
+        ...SCORE_COLS.map(([k]) => h("td", { class: k === "total" ? "total" : "", text: String(sc[k]) })),
+      ),
+    );
+  }
+  table.append(body);
+  return table;
+}

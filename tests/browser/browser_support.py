@@ -1,0 +1,182 @@
+"""Helpers for the browser tests: the server subprocess, a move policy that ends games fast, page waits."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def hansa_command() -> list[str]:
+    exe = Path(sys.executable).with_name("hansa")
+    if exe.exists():
+        return [str(exe)]
+    found = shutil.which("hansa")
+    if found:
+        return [found]
+    return [sys.executable, "-c", "from hansa.cli import app; app()"]
+
+
+class Server:
+    """``hansa serve`` on a free port with its own SQLite database; restartable on the same port and file."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.port = free_port()
+        self.db = tmp / "db.sqlite3"
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = tmp / "server.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        cmd = hansa_command() + [
+            "serve", "--port", str(self.port), "--database-url", f"sqlite:///{self.db}",
+            "--bot-delay", "0", "--bot-processes", "0",
+        ]
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"hansa serve exited: {self.log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{self.base}/api/bots", timeout=1) as res:
+                    if res.status == 200:
+                        return
+            except (urllib.error.URLError, OSError):
+                time.sleep(0.1)
+        raise RuntimeError(f"hansa serve did not answer: {self.log.read_text()[-2000:]}")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.proc = None
+
+    # -------------------------------------------------------------- JSON API helpers for test setup
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("X-Hansa-Token", token)
+        with urllib.request.urlopen(req, timeout=10) as res:
+            return json.loads(res.read() or b"null")
+
+    def create(self, players: list[dict[str, Any]], seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        body: dict[str, Any] = {"players": players, "options": options or {}}
+        if seed is not None:
+            body["seed"] = seed
+        return self.call("POST", "/api/games", body)
+
+
+
+
+def route_of(house: str) -> str:
+    return house.rsplit(":", 1)[0]
+
+
+def choose(view: dict[str, Any]) -> dict[str, Any]:
+    """A legal move of ``view["legal"]`` that makes progress: claim (office first), then fill own routes."""
+    legal = view["legal"]
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for m in legal:
+        by_type.setdefault(m["json"]["type"], []).append(m)
+    claims = by_type.get("claim", [])
+    if claims:
+        for benefit in ("office", "ability", "table", "extra"):
+            hits = [m for m in claims if m["json"]["benefit"] == benefit]
+            if hits:
+                return hits[0]
+        return claims[0]
+    for kind in ("marker", "relocate", "neutral-office", "pawn", "done"):
+        if kind in by_type:
+            return by_type[kind][0]
+    places = [m for m in by_type.get("place", []) if m["json"]["piece"] == "T"]
+    if places:
+        me = view["state"]["turn"]["decider"]
+        houses = view["state"]["houses"]
+
+        def rank(m: dict[str, Any]) -> tuple[int, int]:
+            route = route_of(m["json"]["house"])
+            occupants = [v for k, v in houses.items() if route_of(k) == route]
+            others = sum(1 for v in occupants if v[0] != me)
+            free = sum(1 for p in places if route_of(p["json"]["house"]) == route)
+            return (others > 0, free)
+
+        return min(places, key=rank)
+    for kind in ("income", "end"):
+        if kind in by_type:
+            return by_type[kind][0]
+    return legal[0]
+
+
+def play_out_via_api(server: Server, game: dict[str, Any], limit: float = 60.0) -> dict[str, Any]:
+    """Play every human seat of ``game`` through the JSON API with :func:`choose` until the game is over."""
+    token = game["hotseat_token"]
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        view = server.call("GET", f"/api/games/{game['id']}", token=token)
+        if view["status"] == "over":
+            return view  # type: ignore[no-any-return]
+        if not view["legal"]:
+            time.sleep(0.02)
+            continue
+        move = choose(view)
+        server.call(
+            "POST", f"/api/games/{game['id']}/moves",
+            {"move": move["text"], "version": view["version"], "seat": view["state"]["turn"]["decider"]}, token=token,
+        )
+    raise AssertionError("the game did not end in time")
+
+
+def version(page: Any) -> int:
+    return int(page.evaluate("document.body.dataset.version || '-1'"))
+
+
+def wait_version_change(page: Any, old: int, timeout: float = 15000) -> None:
+    page.wait_for_function(f"document.body.dataset.version !== undefined && document.body.dataset.version !== '{old}'", timeout=timeout)
+
+
+def wait_mine_or_over(page: Any, timeout: float = 20000) -> None:
+    page.wait_for_function("document.body.dataset.mine === '1' || document.body.dataset.status === 'over'", timeout=timeout)
+
+
+def page_view(page: Any) -> dict[str, Any]:
+    return page.evaluate("window.hansaGame.view")  # type: ignore[no-any-return]
+
+
+def log_count(page: Any) -> int:
+    return page.locator("#log .log-move").count()  # type: ignore[no-any-return]
