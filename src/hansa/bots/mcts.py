@@ -60,7 +60,7 @@ class MctsBot(Bot):
         iterations: int | None = None,
         seconds: float | None = None,
         exploration: float = 0.7,
-        playout_depth: int = 8,
+        playout_depth: int = 16,
         width: int = 6,
         weights: Weights = DEFAULT,
         scale: float = 2.0,

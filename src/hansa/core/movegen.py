@@ -1,0 +1,372 @@
+"""Legal-move generation: every decision the deciding seat may take now (RULES.md §2-§5)."""
+
+from __future__ import annotations
+
+from .constants import (
+    ABILITY_MAX,
+    ABILITY_NAMES,
+    BAGS,
+    BOOK,
+    EXTRA_OFFICE,
+    IMPROVE,
+    MERCHANT,
+    NEUTRAL,
+    PLUS3,
+    PLUS4,
+    PRIVILEGE_COLOURS,
+    REMOVE3,
+    SWAP_OFFICES,
+    TRADER,
+)
+from .moves import (
+    Claim,
+    Done,
+    EndTurn,
+    Improve,
+    Income,
+    Move,
+    NeutralOffice,
+    PlaceMarker,
+    Shift,
+    Swap,
+    TakeExtra,
+    UseMarker,
+)
+from .position import _BAG_VALUES, _BOOK_VALUES, Phase, Position, _priv
+
+_END_TURN = EndTurn()
+_DONE = Done()
+_USE = {PLUS3: UseMarker("+3"), PLUS4: UseMarker("+4"), REMOVE3: UseMarker("remove3")}
+_TAKE = (TakeExtra("T"), TakeExtra("M"))
+
+
+class MoveGenerator(Position):
+    """Adds :meth:`legal_moves` (and the queries the rules share with it) to :class:`Position`."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------------------------------------ legal moves
+
+    def legal_moves(self) -> list[Move]:
+        """Every move the deciding player may make now (empty once the game is over)."""
+        phase = self.phase
+        if phase == Phase.ACTIONS:
+            return self._gen_actions()
+        if phase == Phase.RELOCATE:
+            return self._gen_relocate()
+        if phase == Phase.MOVE:
+            return self._gen_move()
+        if phase == Phase.REMOVE:
+            return self._gen_remove()
+        if phase == Phase.MARKERS:
+            return [PlaceMarker(self.board.routes[r].code) for r in self._marker_routes()]
+        if phase == Phase.OVER:
+            return []
+        return self._gen_two_player()
+
+    def _gen_two_player(self) -> list[Move]:
+        phase = self.phase
+        if phase == Phase.PAWN_SETUP:
+            return list(self._mt.pawn[False])
+        if phase == Phase.PAWN_END:
+            return self._pawn_options(paid=False) + [_END_TURN]
+        if phase == Phase.NEUTRAL_OFFICE:
+            return [NeutralOffice(self.board.cities[c].code) for c in self._neutral_office_cities()]
+        return []
+
+    def _neutral_office_cities(self) -> list[int]:
+        """Cities of the pending neutral claim that have a free printed office."""
+        if not self.neutral_pending:
+            return []
+        route = self.board.routes[self.neutral_pending[0]]
+        return [c for c in route.cities if self.city_filled[c] < len(self.board.cities[c].offices)]
+
+    def _gen_actions(self) -> list[Move]:
+        p = self.current
+        mt = self._mt
+        out: list[Move] = []
+        houses = self.houses
+        allowed = self._allowed
+        if self.actions_used < self.allowance():
+            # Income
+            st, sm = self.stk_t[p], self.stk_m[p]
+            if st or sm:
+                out.extend(self._income_options(p))
+            # Place
+            sp_t, sp_m = self.sup_t[p], self.sup_m[p]
+            if sp_t or sp_m:
+                if allowed is None:
+                    free = [h for h, code in enumerate(houses) if code < 0]
+                else:
+                    house_route = self.board.house_route
+                    free = [h for h, code in enumerate(houses) if code < 0 and house_route[h] in allowed]
+                pt, pm = mt.place
+                if sp_t:
+                    out.extend([pt[h] for h in free])
+                if sp_m:
+                    out.extend([pm[h] for h in free])
+            # Displace (the options per house and supply are precomputed)
+            if sp_t + sp_m >= 2:
+                base = (min(sp_t, 3) * 4 + min(sp_m, 3)) * 2
+                table = mt.displace_options
+                house_route = self.board.house_route
+                for h, code in enumerate(houses):
+                    if code < 0 or code >> 1 == p:
+                        continue
+                    if allowed is not None and house_route[h] not in allowed:
+                        continue
+                    out.extend(table[h][base + (code & 1)])
+            # Move (lift own pieces)
+            lift = mt.lift
+            out.extend([lift[h] for h, code in enumerate(houses) if code >> 1 == p])
+            # Claim
+            for r in self._claimable_routes(p):
+                out.extend(self._claim_options(p, r))
+            # Paid pawn move (two players)
+            if self.pawn >= 0:
+                out.extend(self._pawn_options(paid=True))
+        if self.pawn >= 0 and self.actions_used == 0 and self._free_pawn_move_open(before=True):
+            out.extend(self._pawn_options(paid=False))
+        out.extend(self._marker_options(p))
+        out.append(_END_TURN)
+        return out
+
+    def _income_options(self, p: int) -> list[Move]:
+        st, sm = self.stk_t[p], self.stk_m[p]
+        n = min(_BAG_VALUES[self.levels[p * 5 + BAGS]], st + sm)
+        if self.options.income_up_to:
+            return [Income(t, m) for total in range(1, n + 1) for m in range(max(0, total - st), min(sm, total) + 1) for t in (total - m,)]
+        return [Income(n - m, m) for m in range(max(0, n - st), min(sm, n) + 1)]
+
+    def _claimable_routes(self, p: int) -> list[int]:
+        out = []
+        houses = self.houses
+        lo = p * 2
+        allowed = self._allowed
+        for r, free in enumerate(self.route_free):
+            if free:
+                continue
+            if allowed is not None and r not in allowed:
+                continue
+            for h in self.board.routes[r].houses:
+                code = houses[h]
+                if code != lo and code != lo + 1:
+                    break
+            else:
+                out.append(r)
+        return out
+
+    def _route_kinds(self, r: int) -> tuple[bool, bool]:
+        """(has a Trader, has a Merchant) among the pieces on route ``r``."""
+        has_t = has_m = False
+        for h in self.board.routes[r].houses:
+            if self.houses[h] & 1:
+                has_m = True
+            else:
+                has_t = True
+        return has_t, has_m
+
+    def _claim_options(self, p: int, r: int) -> list[Move]:
+        board = self.board
+        route = board.routes[r]
+        has_t, has_m = self._route_kinds(r)
+        priv = _priv(self, p)
+        out: list[Move] = [Claim(route.code)]
+        has_extra = EXTRA_OFFICE in self.markers[p]
+        for c in route.cities:
+            city = board.cities[c]
+            filled = self.city_filled[c]
+            if filled < len(city.offices):
+                o = city.offices[filled]
+                if o.privilege <= priv and (has_m if o.round else has_t):
+                    out.append(Claim(route.code, "office", city.code))
+            if has_extra and (filled or self.extras[c]):
+                if has_t:
+                    out.append(Claim(route.code, "extra", city.code, "T"))
+                if has_m:
+                    out.append(Claim(route.code, "extra", city.code, "M"))
+            if city.ability is not None and self.levels[p * 5 + city.ability] < ABILITY_MAX[city.ability]:
+                out.append(Claim(route.code, "ability", city.code))
+        if r == board.coellen_route and has_m:
+            for i, (_, colour) in enumerate(board.coellen_table):
+                if self.table[i] < 0 and colour <= priv:
+                    out.append(Claim(route.code, "table", PRIVILEGE_COLOURS[colour - 1]))
+        return out
+
+    def _marker_options(self, p: int) -> list[Move]:
+        held = self.markers[p]
+        if not held:
+            return []
+        out: list[Move] = []
+        for kind in sorted(set(held)):
+            if kind in (PLUS3, PLUS4):
+                out.append(_USE[kind])
+            elif kind == IMPROVE:
+                out.extend(Improve(ABILITY_NAMES[a]) for a in range(5) if self.levels[p * 5 + a] < ABILITY_MAX[a])
+            elif kind == REMOVE3:
+                if self._removable_any(p):
+                    out.append(_USE[REMOVE3])
+            elif kind == SWAP_OFFICES:
+                out.extend(self._swap_options(p))
+        return out
+
+    def _has_usable_marker(self, p: int) -> bool:
+        for kind in set(self.markers[p]):
+            if kind in (PLUS3, PLUS4):
+                return True
+            if kind == IMPROVE and any(self.levels[p * 5 + a] < ABILITY_MAX[a] for a in range(5)):
+                return True
+            if kind == REMOVE3 and self._removable_any(p):
+                return True
+            if kind == SWAP_OFFICES and self._swap_options(p):
+                return True
+        return False
+
+    def _swap_options(self, p: int) -> list[Move]:
+        out: list[Move] = []
+        need_own = self.options.swap_needs_own
+        offices = self.offices
+        for city in self.board.cities:
+            base = city.office_base
+            for i in range(len(city.offices) - 1):
+                a, b = offices[base + i], offices[base + i + 1]
+                if a < 0 or b < 0:
+                    continue
+                if need_own and a >> 1 != p and b >> 1 != p:
+                    continue
+                out.append(Swap(city.code, i + 1))
+        return out
+
+    def _removable(self, p: int, code: int) -> bool:
+        if code < 0:
+            return False
+        if self.options.remove3_mode == "move" or self.options.remove3_targets == "opponents":
+            return code >> 1 != p
+        return True
+
+    def _removable_any(self, p: int) -> bool:
+        if self.options.remove3_mode == "move" and self.free_total == 0:
+            return False
+        return any(self._removable(p, code) for code in self.houses)
+
+    def _gen_move(self) -> list[Move]:
+        p = self.current
+        out: list[Move] = []
+        houses = self.houses
+        if not self.dropping and self.lifted < _BOOK_VALUES[self.levels[p * 5 + BOOK]]:
+            lift = self._mt.lift
+            out.extend([lift[h] for h, code in enumerate(houses) if code >> 1 == p])
+        free = [h for h, code in enumerate(houses) if code < 0]
+        d_t, d_m = self._mt.drop
+        hand = self.hand
+        if TRADER in hand:
+            out.extend([d_t[h] for h in free])
+        if MERCHANT in hand:
+            out.extend([d_m[h] for h in free])
+        return out
+
+    def _relocation_distance(self) -> int:
+        """Smallest ring distance from the displacement route holding a free house (0 if none)."""
+        free = self.route_free
+        for d, ring in enumerate(self.board.rings[self.rl_route], start=1):
+            for r in ring:
+                if free[r]:
+                    return d
+        return 0
+
+    def _gen_relocate(self) -> list[Move]:
+        out: list[Move] = []
+        board = self.board
+        if self.hand:
+            d = self._relocation_distance()
+            if d:
+                rel = self._mt.relocate
+                kinds = sorted(set(self.hand))
+                houses = self.houses
+                for r in board.rings[self.rl_route][d - 1]:
+                    if self.route_free[r]:
+                        for h in board.routes[r].houses:
+                            if houses[h] < 0:
+                                for k in kinds:
+                                    out.append(rel[k][h])
+        out.extend(self._extra_options())
+        if not self.hand:
+            out.append(_DONE)
+        return out
+
+    def _extra_options(self) -> list[Move]:
+        """Ways the displaced owner may take one more extra piece into hand (RULES.md §2.4.3.2)."""
+        if self.rl_extras <= 0:
+            return []
+        b = self.rl_owner
+        free_out = self.free_total - self.route_free[self.rl_route]
+        need = len(self.hand) + 1
+        if b == NEUTRAL:  # optional extra neutral (opt.neutralExtraMandatory = false) comes from the pool
+            return [_TAKE[TRADER]] if free_out >= need else []
+        if self.stk_t[b] or self.stk_m[b]:
+            if free_out < need:
+                return []
+            return [_TAKE[k] for k, n in ((0, self.stk_t[b]), (1, self.stk_m[b])) if n]
+        if self.sup_t[b] or self.sup_m[b]:
+            if free_out < need:
+                return []
+            return [_TAKE[k] for k, n in ((0, self.sup_t[b]), (1, self.sup_m[b])) if n]
+        out: list[Move] = []
+        lo = b * 2
+        house_route = self.board.house_route
+        lift = self._mt.lift_extra
+        for h, code in enumerate(self.houses):
+            if code == lo or code == lo + 1:
+                if house_route[h] != self.rl_route or free_out >= need:
+                    out.append(lift[h])
+        return out
+
+    def _gen_remove(self) -> list[Move]:
+        p = self.current
+        out: list[Move] = []
+        if self.rm_left > 0:
+            if self.options.remove3_mode == "move":
+                free = [self.board.house_names[h] for h, code in enumerate(self.houses) if code < 0]
+                for h, code in enumerate(self.houses):
+                    if self._removable(p, code):
+                        src = self.board.house_names[h]
+                        out.extend(Shift(src, dst) for dst in free)
+            else:
+                rem = self._mt.remove
+                out.extend(rem[h] for h, code in enumerate(self.houses) if self._removable(p, code))
+        out.append(_DONE)
+        return out
+
+    def _marker_routes(self) -> list[int]:
+        """Routes that may take a replacement marker now (RULES.md §3.4)."""
+        board = self.board
+        out = []
+        free_office = self.options.marker_city_rule == "freeOffice"
+        for r, route in enumerate(board.routes):
+            if self.route_marker[r] >= 0 or self.route_free[r] != route.spaces:
+                continue
+            for c in route.cities:
+                if free_office:
+                    if self.city_filled[c] < len(board.cities[c].offices):
+                        break
+                elif self.city_filled[c] or self.extras[c]:
+                    break
+            else:
+                continue
+            out.append(r)
+        return out
+
+    def _pawn_options(self, paid: bool) -> list[Move]:
+        """Pawn moves: paid to any other province, free across 1 or 2 borders (RULES.md §5.B)."""
+        moves = self._mt.pawn[paid]
+        if paid:
+            return [m for i, m in enumerate(moves) if i != self.pawn]
+        dist = self.board.province_distance[self.pawn]
+        return [m for i, m in enumerate(moves) if 1 <= dist[i] <= 2]
+
+    def _free_pawn_move_open(self, before: bool) -> bool:
+        """May the active player still make a free pawn move (before the first / after the last action)?"""
+        used = self.pawn_free_used
+        if self.options.pawn_free_moves == "once":
+            return used == 0
+        return not used & (1 if before else 2)

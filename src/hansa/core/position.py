@@ -1,0 +1,528 @@
+"""The position: every piece of game state, setup from a seed, copies, snapshots and read-only queries.
+
+:class:`Position` is the data layer of :class:`hansa.core.state.GameState`; the legal-move generator
+(:mod:`hansa.core.movegen`) and the rules (:mod:`hansa.core.state`) are built on top of it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from enum import IntEnum
+from itertools import chain
+from typing import Any, Self
+
+from .board import Board, board_for_players
+from .constants import (
+    ABILITY_MAX,
+    ABILITY_RELEASES,
+    ABILITY_VALUES,
+    ACTIONS,
+    BAGS,
+    BOOK,
+    EMPTY,
+    MARKER_PRESETS,
+    MERCHANT,
+    NEUTRAL,
+    PRIVILEGE,
+    START_STOCK_TRADERS,
+    START_SUPPLY_TRADERS,
+    TAVERN_MARKERS,
+    TRADER,
+)
+from .errors import InvalidOptionError
+from .movetable import MoveTable, move_table
+from .options import GameOptions
+
+_ACTION_VALUES = ABILITY_VALUES[ACTIONS]
+_BOOK_VALUES = ABILITY_VALUES[BOOK]
+_BAG_VALUES = ABILITY_VALUES[BAGS]
+
+class Phase(IntEnum):
+    """What kind of decision is pending."""
+
+    ACTIONS = 0  #: active player: start an action, use a marker, or end the turn
+    MOVE = 1  #: active player inside a Move action: lift more pieces or drop lifted ones
+    RELOCATE = 2  #: displaced piece's owner relocates it (and optional extras)
+    REMOVE = 3  #: active player is using Remove 3
+    MARKERS = 4  #: active player places replacement markers at the end of his turn
+    PAWN_SETUP = 5  #: two-player pawn variant: the non-start player places the pawn
+    PAWN_END = 6  #: two-player pawn variant: optional free pawn move after the last action
+    NEUTRAL_OFFICE = 7  #: two-player neutral variant: active player picks the city of a neutral claim
+    OVER = 8  #: the game has ended
+
+class Position:
+    """A Hansa Teutonica position for 2-5 players on one board side: the data and its read-only queries.
+
+    Public read-only attributes describe the position (see the attribute list in ``docs/engine.md``).
+    """
+
+    __slots__ = (
+        "board", "options", "players", "seed", "_mt",
+        # board
+        "houses", "route_free", "free_total", "route_marker", "offices", "city_filled", "extras", "table",
+        "completed", "ew_paid", "marker_supply",
+        # players
+        "sup_t", "sup_m", "stk_t", "stk_m", "levels", "score", "markers", "used_markers", "plate",
+        # turn
+        "start_player", "current", "turn", "actions_used", "bonus_actions", "phase",
+        "hand", "lifted", "dropping", "rl_owner", "rl_route", "rl_extras", "rm_left",
+        "end_triggers", "_t2", "discarded",
+        # two players
+        "pawn", "pawn_free_used", "neutral_pending", "neutral_discards", "_allowed",
+    )
+
+    board: Board
+    options: GameOptions
+    players: int
+    seed: int | None
+    houses: list[int]
+    route_free: list[int]
+    route_marker: list[int]
+    offices: list[int]
+    city_filled: list[int]
+    extras: list[tuple[int, ...]]
+    table: list[int]
+    marker_supply: list[int]
+    sup_t: list[int]
+    sup_m: list[int]
+    stk_t: list[int]
+    stk_m: list[int]
+    levels: list[int]
+    score: list[int]
+    markers: list[tuple[int, ...]]
+    used_markers: list[tuple[int, ...]]
+    plate: list[tuple[int, ...]]
+    ew_paid: list[int]
+    hand: tuple[int, ...]
+    end_triggers: tuple[str, ...]
+    neutral_pending: tuple[int, ...]
+    neutral_discards: int
+    _allowed: frozenset[int] | None
+    _mt: MoveTable
+    free_total: int
+    completed: int
+    start_player: int
+    current: int
+    turn: int
+    actions_used: int
+    bonus_actions: int
+    phase: Phase
+    lifted: int
+    dropping: bool
+    rl_owner: int
+    rl_route: int
+    rl_extras: int
+    rm_left: int
+    _t2: bool
+    discarded: int
+    pawn: int
+    pawn_free_used: int
+
+    # ------------------------------------------------------------------------------------------ setup
+
+    @classmethod
+    def new(
+        cls,
+        players: int,
+        seed: int | None = None,
+        options: GameOptions | dict[str, Any] | None = None,
+        *,
+        start_player: int | None = None,
+        board: Board | None = None,
+    ) -> Self:
+        """Set up a new game (RULES.md §1.6) for ``players`` (2-5) from ``seed``.
+
+        The seed decides the start player (unless ``start_player`` is given), which starting marker lies on
+        which tavern, and the order of the face-down marker supply.  The same seed and moves always give the
+        same game.  ``board`` replaces the printed board side (custom topologies for research and tests).
+        """
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
+            raise InvalidOptionError(f"Hansa Teutonica is played by 2 to 5 players, not {players!r}")
+        opts = options if isinstance(options, GameOptions) else GameOptions.from_dict(options)
+        if start_player is not None and not (isinstance(start_player, int) and 0 <= start_player < players):
+            raise InvalidOptionError(f"start player must be a seat from 0 to {players - 1}, not {start_player!r}")
+        rng = random.Random(seed)
+        board = board if board is not None else board_for_players(players)
+        self = cls.__new__(cls)
+        self.board = board
+        self.options = opts
+        self.players = players
+        self.seed = seed
+        self._mt = move_table(board)
+        self.houses = [EMPTY] * board.house_count
+        self.route_free = [r.spaces for r in board.routes]
+        self.free_total = board.house_count
+        self.route_marker = [EMPTY] * len(board.routes)
+        self.offices = [EMPTY] * board.office_count
+        self.city_filled = [0] * len(board.cities)
+        self.extras = [()] * len(board.cities)
+        self.table = [EMPTY] * len(board.coellen_table)
+        self.completed = 0
+        self.ew_paid = []
+        first = rng.randrange(players)
+        self.start_player = first if start_player is None else start_player
+        taverns = list(TAVERN_MARKERS)
+        rng.shuffle(taverns)
+        for route, marker in zip(board.tavern_order, taverns):
+            self.route_marker[route] = marker
+        supply = [m for m, count in enumerate(MARKER_PRESETS[opts.marker_set]) for _ in range(count)]
+        rng.shuffle(supply)
+        self.marker_supply = supply
+        self.sup_t, self.sup_m, self.stk_t, self.stk_m = [], [], [], []
+        for p in range(players):
+            seat = (p - self.start_player) % players
+            self.sup_t.append(START_SUPPLY_TRADERS[seat])
+            self.sup_m.append(1)
+            self.stk_t.append(START_STOCK_TRADERS[seat])
+            self.stk_m.append(0)
+        self.levels = [0] * (5 * players)
+        self.score = [0] * players
+        self.markers = [()] * players
+        self.used_markers = [()] * players
+        self.plate = [()] * players
+        self.current = self.start_player
+        self.turn = 1
+        self.actions_used = 0
+        self.bonus_actions = 0
+        self.phase = Phase.ACTIONS
+        self.hand = ()
+        self.lifted = 0
+        self.dropping = False
+        self.rl_owner = -1
+        self.rl_route = -1
+        self.rl_extras = 0
+        self.rm_left = 0
+        self.end_triggers = ()
+        self._t2 = False
+        self.discarded = 0
+        self.pawn = -1
+        self.pawn_free_used = 0
+        self.neutral_pending = ()
+        self.neutral_discards = 0
+        self._allowed = None
+        if players == 2:
+            self._setup_two_players()
+        return self
+
+    def _setup_two_players(self) -> None:
+        """RULES.md §5: variant A puts neutral Traders on the board; variant B waits for the pawn."""
+        if self.options.two_player_variant == "pawn":
+            if not self.board.provinces:
+                raise InvalidOptionError("the pawn variant needs a board with provinces (the 2-3 side)")
+            self.phase = Phase.PAWN_SETUP
+            return
+        for route in self.board.routes:
+            if self._neutral_setup_route(route.index) or self.route_marker[route.index] >= 0:
+                self._put_neutral(route.index)
+
+    @property
+    def neutral_variant(self) -> bool:
+        """True in a two-player game with neutral traders (RULES.md §5.A)."""
+        return self.players == 2 and self.options.two_player_variant == "neutral"
+
+    def _neutral_setup_route(self, r: int) -> bool:
+        """Does route ``r`` end at a city where something other than an office is gained (§5.A)?"""
+        board = self.board
+        for c in board.routes[r].cities:
+            if board.cities[c].ability is not None or (c == board.coellen and self.options.neutral_coellen):
+                return True
+        return False
+
+    def _put_neutral(self, r: int) -> None:
+        """Put a neutral Trader on the middle free house of an empty-enough route (setup, new marker routes)."""
+        houses = self.board.routes[r].houses
+        free = [h for h in houses if self.houses[h] < 0]
+        if not free:
+            return
+        middle = houses[(len(houses) - 1) // 2]
+        h = middle if middle in free else free[0]
+        self.houses[h] = NEUTRAL * 2
+        self.route_free[r] -= 1
+        self.free_total -= 1
+
+    def copy(self) -> Self:
+        """An independent copy of this position (cheap: a few flat lists are copied)."""
+        new = type(self).__new__(type(self))
+        new.board = self.board
+        new.options = self.options
+        new.players = self.players
+        new.seed = self.seed
+        new._mt = self._mt
+        new.houses = self.houses[:]
+        new.route_free = self.route_free[:]
+        new.free_total = self.free_total
+        new.route_marker = self.route_marker[:]
+        new.offices = self.offices[:]
+        new.city_filled = self.city_filled[:]
+        new.extras = self.extras[:]
+        new.table = self.table[:]
+        new.completed = self.completed
+        new.ew_paid = self.ew_paid[:]
+        new.marker_supply = self.marker_supply[:]
+        new.sup_t = self.sup_t[:]
+        new.sup_m = self.sup_m[:]
+        new.stk_t = self.stk_t[:]
+        new.stk_m = self.stk_m[:]
+        new.levels = self.levels[:]
+        new.score = self.score[:]
+        new.markers = self.markers[:]
+        new.used_markers = self.used_markers[:]
+        new.plate = self.plate[:]
+        new.start_player = self.start_player
+        new.current = self.current
+        new.turn = self.turn
+        new.actions_used = self.actions_used
+        new.bonus_actions = self.bonus_actions
+        new.phase = self.phase
+        new.hand = self.hand
+        new.lifted = self.lifted
+        new.dropping = self.dropping
+        new.rl_owner = self.rl_owner
+        new.rl_route = self.rl_route
+        new.rl_extras = self.rl_extras
+        new.rm_left = self.rm_left
+        new.end_triggers = self.end_triggers
+        new._t2 = self._t2
+        new.discarded = self.discarded
+        new.pawn = self.pawn
+        new.pawn_free_used = self.pawn_free_used
+        new.neutral_pending = self.neutral_pending
+        new.neutral_discards = self.neutral_discards
+        new._allowed = self._allowed
+        return new
+
+    __copy__ = copy
+
+    def determinized(self, rng: random.Random) -> Self:
+        """A copy in which the hidden markers (face-down supply and every plate) are reshuffled among themselves.
+
+        Nobody knows these markers, not even a plate's owner, so every bot that looks ahead should search on a
+        determinized copy: the result depends only on public information and ``rng``."""
+        new = self.copy()
+        pool = list(self.marker_supply)
+        for plate in self.plate:
+            pool.extend(plate)
+        rng.shuffle(pool)
+        k = len(self.marker_supply)
+        new.marker_supply = pool[:k]
+        for p, plate in enumerate(self.plate):
+            new.plate[p] = tuple(pool[k : k + len(plate)])
+            k += len(plate)
+        return new
+
+    def key(self) -> tuple[Any, ...]:
+        """A hashable value identifying the whole position, hidden marker order included (two states with
+        equal keys behave identically for every future move)."""
+        return (
+            self.board.side, self.options, self.players, tuple(self.houses), tuple(self.route_marker),
+            tuple(self.offices), tuple(self.extras), tuple(self.table), self.completed, tuple(self.ew_paid),
+            tuple(self.marker_supply), tuple(self.sup_t), tuple(self.sup_m), tuple(self.stk_t), tuple(self.stk_m),
+            tuple(self.levels), tuple(self.score), tuple(self.markers), tuple(self.used_markers), tuple(self.plate),
+            self.start_player, self.current, self.turn, self.actions_used, self.bonus_actions, self.phase,
+            self.hand, self.lifted, self.dropping, self.rl_owner, self.rl_route, self.rl_extras, self.rm_left,
+            self.end_triggers, self._t2, self.discarded, self.pawn, self.pawn_free_used, self.neutral_pending,
+            self.neutral_discards,
+        )
+
+    _SNAPSHOT_FIELDS = (
+        "players", "seed", "houses", "route_free", "free_total", "route_marker", "offices", "city_filled", "extras",
+        "table", "completed", "ew_paid", "marker_supply", "sup_t", "sup_m", "stk_t", "stk_m", "levels", "score",
+        "markers", "used_markers", "plate", "start_player", "current", "turn", "actions_used", "bonus_actions",
+        "phase", "hand", "lifted", "dropping", "rl_owner", "rl_route", "rl_extras", "rm_left", "end_triggers",
+        "_t2", "discarded", "pawn", "pawn_free_used", "neutral_pending", "neutral_discards",
+    )
+
+    def to_snapshot(self) -> dict[str, Any]:
+        """The whole position as JSON-ready data (hidden markers included: for storage, never for players)."""
+        out: dict[str, Any] = {"side": self.board.side, "options": self.options.to_dict()}
+        for name in self._SNAPSHOT_FIELDS:
+            value = getattr(self, name)
+            if isinstance(value, tuple):
+                value = list(value)
+            elif isinstance(value, list):
+                value = [list(v) if isinstance(v, tuple) else v for v in value]
+            out[name] = int(value) if isinstance(value, Phase) else value
+        return out
+
+    @classmethod
+    def from_snapshot(cls, data: dict[str, Any]) -> Self:
+        """Rebuild a position saved by :meth:`to_snapshot` (printed board sides only)."""
+        from .board import load_board
+
+        self = cls.__new__(cls)
+        self.board = load_board(data["side"])
+        self.options = GameOptions.from_dict(data["options"])
+        self._mt = move_table(self.board)
+        tuple_lists = {"extras", "markers", "used_markers", "plate"}
+        tuples = {"hand", "end_triggers", "neutral_pending"}
+        for name in cls._SNAPSHOT_FIELDS:
+            value = data[name]
+            if name in tuple_lists:
+                value = [tuple(v) for v in value]
+            elif name in tuples:
+                value = tuple(value)
+            elif isinstance(value, list):
+                value = list(value)
+            setattr(self, name, value)
+        self.phase = Phase(data["phase"])
+        self._allowed = frozenset(self.board.provinces[self.pawn].routes) if self.pawn >= 0 else None
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self.key() == other.key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: hash ``key()`` instead
+
+    # ------------------------------------------------------------------------------------------ queries
+
+    @property
+    def decider(self) -> int:
+        """The seat (0-based) that must decide now, or -1 when the game is over."""
+        phase = self.phase
+        if phase == Phase.OVER:
+            return -1
+        if phase == Phase.RELOCATE:
+            return self.rl_owner if self.rl_owner != NEUTRAL else (self.current + 1) % self.players
+        if phase == Phase.PAWN_SETUP:
+            return (self.current + 1) % self.players
+        return self.current
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self.phase == Phase.OVER
+
+    def ability_level(self, player: int, ability: int) -> int:
+        """Level index (0 = leftmost space) of ``ability`` for ``player``."""
+        return self.levels[player * 5 + ability]
+
+    def ability_value(self, player: int, ability: int) -> int:
+        """Current value of an ability track (Money bags "C" is :data:`~hansa.core.constants.BAGS_ALL`)."""
+        return ABILITY_VALUES[ability][self.levels[player * 5 + ability]]
+
+    def allowance(self) -> int:
+        """Actions the active player may take this turn (Actions value + bonus actions), RULES.md §2.1."""
+        return _ACTION_VALUES[self.levels[self.current * 5 + ACTIONS]] + self.bonus_actions
+
+    def actions_left(self) -> int:
+        """Actions the active player may still start this turn."""
+        return max(0, self.allowance() - self.actions_used)
+
+    def piece_at(self, house: str) -> tuple[int, str] | None:
+        """``(owner, "T"|"M")`` of the piece on a house such as ``"GRO-EMD:2"``, or ``None`` if it is free."""
+        code = self.houses[self.board.house_index[house]]
+        return None if code < 0 else (code >> 1, "TM"[code & 1])
+
+    def office_owners(self, city: int) -> list[int]:
+        """Owners of the printed offices of ``city`` left to right (-1 for a free office)."""
+        c = self.board.cities[city]
+        return [code >> 1 if code >= 0 else -1 for code in self.offices[c.office_base : c.office_base + len(c.offices)]]
+
+    def controller(self, city: int) -> int | None:
+        """The owner controlling ``city`` (RULES.md §2.8.1), or ``None`` when it has no office."""
+        counts: dict[int, int] = {}
+        last: dict[int, int] = {}
+        pos = 0
+        for code in self.extras[city]:
+            owner = code >> 1
+            counts[owner] = counts.get(owner, 0) + 1
+            last[owner] = pos
+            pos += 1
+        c = self.board.cities[city]
+        for code in self.offices[c.office_base : c.office_base + len(c.offices)]:
+            if code >= 0:
+                owner = code >> 1
+                counts[owner] = counts.get(owner, 0) + 1
+                last[owner] = pos
+            pos += 1
+        if not counts:
+            return None
+        best = max(counts.values())
+        return max((o for o, n in counts.items() if n == best), key=last.__getitem__)
+
+    def office_count(self, player: int) -> int:
+        """Offices of ``player`` on the board (printed and extra)."""
+        n = sum(1 for code in self.offices if code >= 0 and code >> 1 == player)
+        return n + sum(1 for ex in self.extras for code in ex if code >> 1 == player)
+
+    def cities_with_office(self, player: int) -> list[int]:
+        """Number of offices (printed + extra) ``player`` holds in each city, indexed by city."""
+        per_city = [0] * len(self.board.cities)
+        office_city = self.board.office_city
+        for i, code in enumerate(self.offices):
+            if code >= 0 and code >> 1 == player:
+                per_city[office_city[i]] += 1
+        for c, ex in enumerate(self.extras):
+            for code in ex:
+                if code >> 1 == player:
+                    per_city[c] += 1
+        return per_city
+
+    def network_components(self, player: int) -> list[tuple[list[int], int]]:
+        """Components of ``player``'s office graph (RULES.md §2.8.2): ``(cities, office count)`` each."""
+        per_city = self.cities_with_office(player)
+        seen = [False] * len(per_city)
+        out = []
+        cities = self.board.cities
+        for start, n in enumerate(per_city):
+            if not n or seen[start]:
+                continue
+            seen[start] = True
+            stack = [start]
+            comp = []
+            while stack:
+                c = stack.pop()
+                comp.append(c)
+                for nb in cities[c].neighbours:
+                    if per_city[nb] and not seen[nb]:
+                        seen[nb] = True
+                        stack.append(nb)
+            out.append((sorted(comp), sum(per_city[c] for c in comp)))
+        return out
+
+    def neutral_discarded_markers(self) -> int:
+        """Markers discarded by neutral claims (two-player variant A)."""
+        return self.neutral_discards
+
+    def markers_on_board(self) -> int:
+        """Number of bonus markers lying on routes."""
+        return sum(1 for m in self.route_marker if m >= 0)
+
+    def hidden_marker_count(self) -> int:
+        """Markers left in the face-down supply (their types and order are hidden)."""
+        return len(self.marker_supply)
+
+    def pieces_accounted(self, player: int) -> tuple[int, int]:
+        """``(traders, merchants)`` of ``player`` found anywhere (invariant: always ``(27, 4)``)."""
+        return self.census()[player]
+
+    def census(self) -> list[tuple[int, int]]:
+        """``(traders, merchants)`` found anywhere for every seat: supply, stock, tracks, score marker, houses,
+        offices, extra offices, Coellen table, and pieces in hand during a Move or a relocation."""
+        counts = Counter(chain(self.houses, self.offices, self.table, *self.extras))
+        holder = self.rl_owner if self.phase == Phase.RELOCATE else self.current if self.phase == Phase.MOVE else -1
+        out = []
+        for p in range(self.players):
+            t = self.sup_t[p] + self.stk_t[p] + 1 + counts[p * 2]  # +1: the score marker
+            m = self.sup_m[p] + self.stk_m[p] + counts[p * 2 + 1]
+            for a in range(5):
+                covering = ABILITY_MAX[a] - self.levels[p * 5 + a]
+                if ABILITY_RELEASES[a] == MERCHANT:
+                    m += covering
+                else:
+                    t += covering
+            if holder == p:
+                t += self.hand.count(TRADER)
+                m += self.hand.count(MERCHANT)
+            out.append((t, m))
+        return out
+
+
+def _priv(state: Position, p: int) -> int:
+    return ABILITY_VALUES[PRIVILEGE][state.levels[p * 5 + PRIVILEGE]]
+
+
+def _without(items: tuple[int, ...], value: int) -> tuple[int, ...]:
+    i = items.index(value)
+    return items[:i] + items[i + 1 :]
