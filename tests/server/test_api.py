@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import time
-from typing import Any
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -13,6 +15,8 @@ import websockets
 from conftest import Server
 
 from hansa.record import game_from_record
+
+T = TypeVar("T")
 
 HUMAN = {"name": "Ann", "type": "human"}
 
@@ -34,6 +38,16 @@ def move(server: Server, game_id: str, token: str | None, text: Any, version: in
     if seat is not None:
         body["seat"] = seat
     return httpx.post(f"{server.url}/api/games/{game_id}/moves", params={"token": token} if token else {}, json=body, timeout=10)
+
+
+def run_coroutine(coro: Coroutine[Any, Any, T]) -> T:
+    """Run ``coro`` on a fresh event loop in its own thread.
+
+    ``asyncio.run`` refuses to start when the calling thread already has a running loop, which is
+    the case in a pytest worker that earlier ran the Playwright (sync API) browser tests.
+    """
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def wait_for(predicate, timeout: float = 20.0) -> Any:  # type: ignore[no-untyped-def]
@@ -121,7 +135,9 @@ def test_bots_answer_and_record_replays(server: Server) -> None:
         assert v["state"]["turn"]["decider"] == 0
         end = next((m["text"] for m in v["legal"] if m["text"] == "end"), v["legal"][0]["text"])
         assert move(server, gid, tok, end, v["version"]).status_code == 200
-    v = view(server, gid, tok)
+    # Wait until the bots have answered and the human must decide again: the game is then at rest,
+    # so the log, the record and the history all describe the same moves.
+    v = wait_for(lambda: (lambda x: x if x["legal"] else None)(view(server, gid, tok)))
     bot_moves = [e for e in v["log"] if e["seat"] != 0]
     assert bot_moves, "bots did not move"
     record = httpx.get(f"{server.url}/api/games/{gid}/record").json()
@@ -155,7 +171,7 @@ def test_websocket_pushes_views(server: Server) -> None:
             pong = json.loads(await asyncio.wait_for(ws.recv(), 5))
             return [pushed, pong]
 
-    pushed, pong = asyncio.run(scenario())
+    pushed, pong = run_coroutine(scenario())
     assert pushed["view"]["version"] == 1 and pushed["view"]["you"] == [(decider + 1) % 3]
     assert pushed["view"]["legal"] == []
     assert pong == {"type": "pong", "version": 1}
@@ -174,7 +190,7 @@ def test_concurrent_moves_one_wins(server: Server) -> None:
             ])
             return sorted(r.status_code for r in rs)
 
-    assert asyncio.run(both()) == [200, 409]
+    assert run_coroutine(both()) == [200, 409]
     assert view(server, gid, hot)["version"] == 1
 
 
