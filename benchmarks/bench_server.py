@@ -5,9 +5,11 @@ to receive the live views, and plays every decision by choosing a legal move wit
 possible, else build on own routes) and POSTing it.  A client waits ``--think`` seconds (uniformly 0.5x-1.5x)
 between moves, like a quick player; ``--think 0`` measures saturation throughput.  Reported: completed moves,
 moves per second, and the latency of the move POST (request sent -> response with the new view received),
-p50 / p90 / p99 / max.
+p50 / p90 / p99 / max.  The clients join evenly over ``--ramp`` seconds (creating their game and opening the
+WebSocket); moves are counted and timed from the moment all have joined, for ``--seconds`` seconds.  Game
+creation latency is reported separately.
 
-    python benchmarks/bench_server.py --clients 50 200 --seconds 60 --think 1.0
+    python benchmarks/bench_server.py --clients 50 200 --seconds 60 --think 1.0 --ramp 10
 
 The server runs with SQLite (the default database) in its own process; the clients run in this process.
 Measures; asserts nothing.
@@ -60,12 +62,18 @@ def choose(view: dict[str, Any], rng: random.Random) -> str:
     return rng.choice(rest or legal)
 
 
-async def client(base: str, seed: int, until: float, think: float, latencies: list[float], errors: list[str], http: httpx.AsyncClient) -> int:
+async def client(
+    base: str, seed: int, start_at: float, measure_from: float, until: float, think: float,
+    latencies: list[float], creations: list[float], errors: list[str], http: httpx.AsyncClient,
+) -> int:
     rng = random.Random(seed)
+    await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
+    t0 = time.perf_counter()
     r = await http.post("/api/games", json={"players": [{"name": f"c{seed}a"}, {"name": f"c{seed}b"}], "seed": seed})
     r.raise_for_status()
     game = r.json()
     gid, token = game["id"], game["hotseat_token"]
+    creations.append(time.perf_counter() - t0)
     moves = 0
     ws_url = base.replace("http", "ws") + f"/api/games/{gid}/ws?token={token}"
     async with websockets.connect(ws_url, max_size=2**24) as ws:
@@ -81,13 +89,15 @@ async def client(base: str, seed: int, until: float, think: float, latencies: li
                 errors.append(f"transport: {exc!r}")
                 view = (await http.get(f"/api/games/{gid}", params={"token": token})).json()
                 continue
-            latencies.append(time.perf_counter() - t0)
+            if t0 >= measure_from:
+                latencies.append(time.perf_counter() - t0)
             if r.status_code != 200:
                 errors.append(f"{r.status_code} {r.text[:120]}")
                 view = (await http.get(f"/api/games/{gid}", params={"token": token})).json()
                 continue
             view = r.json()
-            moves += 1
+            if t0 >= measure_from:
+                moves += 1
             # drain pushed views (the response already carries the newest one)
             try:
                 while True:
@@ -97,23 +107,31 @@ async def client(base: str, seed: int, until: float, think: float, latencies: li
     return moves
 
 
-async def run(base: str, clients: int, seconds: float, think: float) -> dict[str, Any]:
+async def run(base: str, clients: int, seconds: float, think: float, ramp: float) -> dict[str, Any]:
     latencies: list[float] = []
+    creations: list[float] = []
     errors: list[str] = []
     limits = httpx.Limits(max_connections=clients + 10, max_keepalive_connections=clients + 10)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
-        start = time.perf_counter()
+        begin = time.perf_counter()
+        start = begin + ramp  # every client has joined: the measured window starts
         until = start + seconds
-        counts = await asyncio.gather(*[client(base, 1000 + i, until, think, latencies, errors, http) for i in range(clients)])
+        counts = await asyncio.gather(*[
+            client(base, 1000 + i, begin + ramp * i / clients, start, until, think, latencies, creations, errors, http)
+            for i in range(clients)
+        ])
         elapsed = time.perf_counter() - start
     lat = sorted(latencies)
 
-    def pct(p: float) -> float:
-        return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1) if lat else float("nan")
+    def pct(p: float, values: list[float] = lat) -> float:
+        return round(values[min(len(values) - 1, int(p * len(values)))] * 1000, 1) if values else float("nan")
+
+    created = sorted(creations)
 
     return {
         "clients": clients,
         "think_s": think,
+        "ramp_s": ramp,
         "seconds": round(elapsed, 1),
         "moves": sum(counts),
         "moves_per_s": round(sum(counts) / elapsed, 1),
@@ -121,6 +139,7 @@ async def run(base: str, clients: int, seconds: float, think: float) -> dict[str
             "p50": pct(0.50), "p90": pct(0.90), "p99": pct(0.99), "max": pct(1.0) if lat else None,
             "mean": round(statistics.fmean(lat) * 1000, 1) if lat else None,
         },
+        "create_ms": {"p50": pct(0.5, created), "p99": pct(0.99, created)},
         "errors": len(errors),
         "error_sample": errors[:3],
     }
@@ -131,6 +150,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, nargs="+", default=[50, 200])
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds between a client's moves")
+    parser.add_argument("--ramp", type=float, default=10.0, help="seconds over which the clients join (evenly); moves are measured after it")
     parser.add_argument("--url", help="use a running server instead of starting one")
     parser.add_argument("--json", help="also write the results here")
     args = parser.parse_args()
@@ -154,7 +174,7 @@ def main() -> None:
                 except httpx.HTTPError:
                     time.sleep(0.1)
         try:
-            result = asyncio.run(run(base, n, args.seconds, args.think))
+            result = asyncio.run(run(base, n, args.seconds, args.think, args.ramp))
         finally:
             if proc is not None:
                 proc.terminate()

@@ -133,6 +133,29 @@ def test_undo_restores_every_field() -> None:
         game.undo()
 
 
+def test_undo_own_keeps_only_what_players_can_take_back() -> None:
+    """``undo="own"`` (the server's setting) drops snapshots undo_own can never reach, and allows exactly the
+    same take-backs as a game that keeps every snapshot."""
+    full, own = Game(3, seed=5), Game(3, seed=5, undo="own")
+    bot = ClaimingRandomBot(2)
+    most = 0
+    for _ in range(300):
+        move = bot.choose(full.state)
+        full.play(move)
+        own.play(move)
+        for seat in range(3):
+            assert own.undoable(seat) == full.undoable(seat)
+        most = max(most, len(own._snapshots))
+    assert most < 40 and len(full._snapshots) == 300
+    seat = own.movers[-1]
+    n = own.undoable(seat)
+    for _ in range(n):
+        assert own.undo_own(seat) == full.undo_own(seat)
+        assert own.state.key() == full.state.key()
+    with pytest.raises(HansaError, match="undo"):
+        Game(3, seed=5, undo="some")  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     "text",
     ["", "place", "place X GRO-EMD:1", "place T GRO-EMD", "place T GRO-EMD:0", "displace GRO-EMD:1 with T pay X",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, Literal
 
 from .core.errors import HansaError, MalformedMoveError
 from .core.moves import Move, PlaceMarker, move_from_json, parse_move
@@ -27,7 +27,7 @@ class Game:
         options: GameOptions | dict[str, Any] | None = None,
         *,
         start_player: int | None = None,
-        undo: bool = True,
+        undo: bool | Literal["own"] = True,
     ) -> None:
         if isinstance(players, int) and not isinstance(players, bool):
             names = [f"Player {i + 1}" for i in range(players)]
@@ -48,7 +48,12 @@ class Game:
         self.move_turns: list[int] = []
         self._snapshots: list[GameState] = []
         #: Keep a snapshot per move so :meth:`undo` works (switch off for fast self-play with records).
-        self.keep_undo = undo
+        #: ``"own"`` keeps only the snapshots :meth:`undo_own` can use (the current seat's latest moves since
+        #: another seat moved or a marker was revealed), which bounds the memory of a long-running server.
+        if undo not in (True, False, "own"):
+            raise HansaError(f"undo must be true, false or 'own', not {undo!r}")
+        self.keep_undo = bool(undo)
+        self._undo_own_only = undo == "own"
 
     # ------------------------------------------------------------------ playing
 
@@ -69,6 +74,8 @@ class Game:
         if self.keep_undo:
             before = self.state.copy()
             self.state.play(parsed, player)
+            if self._undo_own_only and self.moves and (self.movers[-1] != mover or isinstance(self.moves[-1], PlaceMarker)):
+                self._snapshots.clear()  # no longer reachable by undo_own
             self._snapshots.append(before)
         else:
             self.state.play(parsed, player)

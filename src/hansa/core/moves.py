@@ -37,14 +37,25 @@ class Move:
     def to_json(self) -> dict[str, Any]:
         """The move's JSON form: ``{"type": ..., field: value, ...}``."""
         out: dict[str, Any] = {"type": self.type}
-        for f in fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
+        for name in _field_names(type(self)):
+            value = getattr(self, name)
             if value is not None:
-                out[f.name] = value
+                out[name] = value
         return out
 
     def __str__(self) -> str:
         return self.text()
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The dataclass field names of a move class, in order (cached: ``dataclasses.fields`` is slow)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
 
 
 @dataclass(frozen=True, slots=True)

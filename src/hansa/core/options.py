@@ -7,6 +7,7 @@ The camelCase names of RULES.md (``markerSet`` ...) are accepted as aliases of t
 
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal, get_args, get_type_hints
 
@@ -39,7 +40,7 @@ class GameOptions:
     pawn_free_moves: PawnFreeMoves = "once"
 
     def __post_init__(self) -> None:
-        hints = get_type_hints(GameOptions)
+        hints = _hints()
         for f in fields(self):
             value = getattr(self, f.name)
             hint = hints[f.name]
@@ -78,8 +79,17 @@ class GameOptions:
 
     def changed(self) -> dict[str, Any]:
         """Only the options that differ from the defaults."""
-        default = GameOptions()
+        default = _DEFAULT
         return {k: v for k, v in self.to_dict().items() if getattr(default, k) != v}
+
+
+@functools.cache
+def _hints() -> dict[str, Any]:
+    """The resolved type hints of the options (resolved once: ``get_type_hints`` is slow)."""
+    return get_type_hints(GameOptions)
+
+
+_DEFAULT = GameOptions()
 
 
 def _camel(name: str) -> str:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, Text, create_engine, event
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, Table, Text, create_engine, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
@@ -60,7 +60,7 @@ class MoveRow(Base):
 def make_engine(url: str) -> Engine:
     """Create the engine; SQLite gets WAL, a busy timeout and foreign keys."""
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, pool_pre_ping=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -91,3 +91,8 @@ def migrate(engine: Engine) -> None:
 
 def make_sessionmaker(engine: Engine) -> sessionmaker:  # type: ignore[type-arg]
     return sessionmaker(engine, expire_on_commit=False)
+
+
+#: The two tables as Core objects, for the per-move statements that skip the ORM unit of work.
+GAMES = cast(Table, GameRow.__table__)
+MOVES = cast(Table, MoveRow.__table__)

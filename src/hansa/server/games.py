@@ -15,11 +15,11 @@ import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.concurrency import run_in_threadpool
 
@@ -29,7 +29,9 @@ from ..core.moves import Move
 from ..core.state import GameState
 from ..game import Game
 from ..view import public_state
-from .db import GameRow, MoveRow, utcnow
+from .db import GAMES, MOVES, GameRow, MoveRow, utcnow
+
+T = TypeVar("T")
 
 log = logging.getLogger("hansa.server")
 
@@ -119,6 +121,12 @@ class GameService:
         self.games: dict[str, LiveGame] = {}
         self._load_lock = asyncio.Lock()
         self._pool = process_pool
+        # Database work runs on its own threads.  SQLite allows one writer at a time and makes a waiting
+        # writer sleep in its busy handler (up to 100 ms per try), so all SQLite work goes through one thread
+        # in arrival order; PostgreSQL takes concurrent transactions.
+        bind = sessions.kw.get("bind")
+        writers = 1 if bind is None or bind.dialect.name == "sqlite" else 4
+        self._db = ThreadPoolExecutor(max_workers=writers, thread_name_prefix="hansa-db")
         self._closing = False
         #: Called after every change with the game (the app broadcasts to WebSockets).
         self.on_change: Callable[[LiveGame], Awaitable[None]] | None = None
@@ -127,7 +135,7 @@ class GameService:
 
     async def start(self) -> None:
         """Restore every running game and let its bots continue."""
-        ids = await run_in_threadpool(self._running_ids)
+        ids = await self.db_call(self._running_ids)
         for game_id in ids:
             live = await self.get(game_id)
             self.kick(live)
@@ -145,6 +153,11 @@ class GameService:
                 pass
         if isinstance(self._pool, ProcessPoolExecutor):
             self._pool.shutdown(cancel_futures=True)
+        self._db.shutdown(wait=True)
+
+    async def db_call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run blocking database work ``fn(*args)`` on the database thread(s)."""
+        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
 
     def _running_ids(self) -> list[str]:
         with self.sessions() as session:
@@ -168,7 +181,7 @@ class GameService:
         if seed is None:
             seed = secrets.randbelow(2**31)
         try:
-            game = Game([s.name for s in seats], seed=seed, options=options)
+            game = Game([s.name for s in seats], seed=seed, options=options, undo="own")
         except HansaError as exc:
             raise ServiceError(400, str(exc)) from exc
         game_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
@@ -178,7 +191,7 @@ class GameService:
             hotseat_hash=live.hotseat_hash, status="running", version=0, turn=game.state.turn,
             snapshot=game.state.to_snapshot(), created_at=utcnow(), updated_at=utcnow(),
         )
-        await run_in_threadpool(self._insert, row)
+        await self.db_call(self._insert, row)
         self.games[game_id] = live
         self.kick(live)
         return live, tokens, hotseat
@@ -195,7 +208,7 @@ class GameService:
         async with self._load_lock:
             live = self.games.get(game_id)
             if live is None:
-                live = await run_in_threadpool(self._load, game_id)
+                live = await self.db_call(self._load, game_id)
                 self.games[game_id] = live
         return live
 
@@ -206,7 +219,7 @@ class GameService:
                 raise ServiceError(404, f"there is no game {game_id!r}")
             moves = list(session.scalars(select(MoveRow.text).where(MoveRow.game_id == game_id).order_by(MoveRow.n)))
         seats = [Seat(p["name"], p["type"], p.get("bot"), p.get("token_hash")) for p in row.players]
-        game = Game([s.name for s in seats], seed=row.seed, options=row.options)
+        game = Game([s.name for s in seats], seed=row.seed, options=row.options, undo="own")
         for i, text in enumerate(moves):
             try:
                 game.play(text)
@@ -272,7 +285,7 @@ class GameService:
         except HansaError as exc:
             raise ServiceError(422, str(exc), getattr(exc, "rule", None) or None) from exc
         try:
-            await run_in_threadpool(self._store_move, live, parsed, seat)
+            await self.db_call(self._store_move, live, parsed, seat)
         except Exception:
             game.undo()
             raise
@@ -282,21 +295,26 @@ class GameService:
     def _store_move(self, live: LiveGame, move: Move, seat: int) -> None:
         game = live.game
         n = len(game.moves)
+        # Core statements (no ORM unit of work): this runs once per move and is the server's hot path.
         with self.sessions.begin() as session:
-            session.add(MoveRow(game_id=live.id, n=n, seat=seat, turn=game.move_turns[-1], text=move.text(), created_at=utcnow()))
+            session.connection().execute(
+                insert(MOVES),
+                [{"game_id": live.id, "n": n, "seat": seat, "turn": game.move_turns[-1], "text": move.text(), "created_at": utcnow()}],
+            )
             self._update_row(session, live, n - 1)
 
     def _update_row(self, session: Session, live: LiveGame, expected: int) -> None:
         state = live.game.state
-        result = session.execute(
-            update(GameRow)
-            .where(GameRow.id == live.id, GameRow.version == expected)
+        table = GAMES
+        result = session.connection().execute(
+            update(table)
+            .where(table.c.id == live.id, table.c.version == expected)
             .values(
                 version=len(live.game.moves), status="over" if state.is_over else "running", turn=state.turn,
                 snapshot=state.to_snapshot(), updated_at=utcnow(),
             )
         )
-        if result.rowcount != 1:  # type: ignore[attr-defined]
+        if result.rowcount != 1:
             raise RuntimeError(f"game {live.id}: stored version is not {expected}; another writer changed it")
 
     async def undo(self, game_id: str, token: str | None, version: int | None, seat: int | None) -> LiveGame:
@@ -317,7 +335,7 @@ class GameService:
             before = len(game.moves)
             move = game.undo_own(seat)
             try:
-                await run_in_threadpool(self._store_undo, live, before)
+                await self.db_call(self._store_undo, live, before)
             except Exception:
                 game.play(move, seat)
                 raise
