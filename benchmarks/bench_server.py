@@ -89,15 +89,16 @@ async def client(
                 errors.append(f"transport: {exc!r}")
                 view = (await http.get(f"/api/games/{gid}", params={"token": token})).json()
                 continue
-            if t0 >= measure_from:
-                latencies.append(time.perf_counter() - t0)
+            elapsed = time.perf_counter() - t0
+            measured = t0 >= measure_from
+            if measured:
+                latencies.append(elapsed)
             if r.status_code != 200:
                 errors.append(f"{r.status_code} {r.text[:120]}")
                 view = (await http.get(f"/api/games/{gid}", params={"token": token})).json()
                 continue
             view = r.json()
-            if t0 >= measure_from:
-                moves += 1
+            moves += measured
             # drain pushed views (the response already carries the newest one)
             try:
                 while True:

@@ -305,10 +305,9 @@ class GameService:
 
     def _update_row(self, session: Session, live: LiveGame, expected: int) -> None:
         state = live.game.state
-        table = GAMES
         result = session.connection().execute(
-            update(table)
-            .where(table.c.id == live.id, table.c.version == expected)
+            update(GAMES)
+            .where(GAMES.c.id == live.id, GAMES.c.version == expected)
             .values(
                 version=len(live.game.moves), status="over" if state.is_over else "running", turn=state.turn,
                 snapshot=state.to_snapshot(), updated_at=utcnow(),
