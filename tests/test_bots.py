@@ -128,3 +128,44 @@ def test_evaluation_prefers_own_progress() -> None:
     state.play(next(m for m in state.legal_moves() if m.text() == "place T GRO-EMD:2"))
     after = evaluate(state)[0]
     assert after > before
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_evaluation_office_summary_matches_the_engine(players: int) -> None:
+    """The evaluation's one-pass city scan gives the engine's city controllers and largest networks."""
+    from hansa.bots.evaluation import largest_network, office_summary
+
+    state = GameState.new(players, 40 + players)
+    bots = [make_bot("purpose", i) for i in range(players)]
+    checked = 0
+    while not state.is_over:
+        if state.turn % 3 == 0:
+            ctrl, held = office_summary(state)
+            assert ctrl == [state.controller(c) for c in range(len(state.board.cities))]
+            for p in range(players):
+                assert held[p] == {c: k for c, k in enumerate(state.cities_with_office(p)) if k}
+                best = max((n for _, n in state.network_components(p)), default=0)
+                assert largest_network(state, held[p]) == best
+            checked += 1
+        state.play(bots[state.decider].choose(state))
+    assert checked > 20
+
+
+@pytest.mark.parametrize("spec", ["heuristic", "mcts:iterations=40"])
+def test_pawn_variant_bots_bring_the_pawn_to_their_full_route(spec: str) -> None:
+    """Pawn variant: a full own route three borders from the pawn is claimed in the same turn (a paid pawn move,
+    then the claim) — a one-action lookahead plans it because the evaluation values a route by the pawn's reach."""
+    import support
+
+    state = GameState.new(2, 0, {"two_player_variant": "pawn"}, start_player=0)
+    state.play(next(m for m in state.legal_moves() if m.text() == "pawn P05"))  # seat 1 places the pawn
+    support.fill_route(state, "ARN-MUN", 0)
+    support.set_pools(state, 0, sup=(0, 0), stk=(8, 1))
+    bot = make_bot(spec, 3)
+    played = []
+    while state.current == 0 and not state.is_over:
+        move = bot.choose(state)
+        played.append(move.text())
+        state.play(move)
+    assert any(text.startswith("claim ARN-MUN") for text in played), played
+    assert any(text.endswith(" paid") for text in played), played

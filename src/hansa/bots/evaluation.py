@@ -73,6 +73,9 @@ class Weights:
     unused_marker: tuple[float, ...] = (1.5, 0.5, 1.5, 2.0, 2.0, 0.8)
     #: How much the strongest opponent's value is subtracted.
     rivalry: float = 0.8
+    #: Two-player pawn variant: a route's value is multiplied by how easily the pawn reaches it (Place, Displace
+    #: and Claim need the pawn beside the route): already there, a free move away (1-2 borders), or a paid action.
+    pawn_reach: tuple[float, float, float] = (1.0, 0.8, 0.55)
 
 
 DEFAULT = Weights()
@@ -80,11 +83,79 @@ DEFAULT = Weights()
 
 def controllers(state: GameState) -> list[int | None]:
     """Controller of every city (index by city)."""
-    return [state.controller(c) for c in range(len(state.board.cities))]
+    return office_summary(state)[0]
 
 
-def final_now(state: GameState, p: int, ctrl: list[int | None]) -> float:
-    """Final score of seat ``p`` if the game ended now (RULES.md §4.3)."""
+def office_summary(state: GameState) -> tuple[list[int | None], list[dict[int, int]]]:
+    """One pass over the cities: the controller of every city (as :meth:`GameState.controller`) and, per seat,
+    the offices it holds in each city (``{city: count}``, printed and extra offices)."""
+    board = state.board
+    offices = state.offices
+    extras = state.extras
+    filled = state.city_filled
+    n = state.players
+    ctrl: list[int | None] = [None] * len(board.cities)
+    held: list[dict[int, int]] = [{} for _ in range(n)]
+    for c, city in enumerate(board.cities):
+        ex = extras[c]
+        if not filled[c] and not ex:
+            continue
+        counts: dict[int, int] = {}
+        last: dict[int, int] = {}
+        pos = 0
+        for code in ex:
+            o = code >> 1
+            counts[o] = counts.get(o, 0) + 1
+            last[o] = pos
+            pos += 1
+        base = city.office_base
+        for i in range(base, base + len(city.offices)):
+            code = offices[i]
+            if code >= 0:
+                o = code >> 1
+                counts[o] = counts.get(o, 0) + 1
+                last[o] = pos
+            pos += 1
+        if len(counts) == 1:
+            (owner,) = counts
+        else:
+            top = max(counts.values())
+            owner = max((o for o, k in counts.items() if k == top), key=last.__getitem__)
+        ctrl[c] = owner
+        for o, k in counts.items():
+            if o < n:
+                held[o][c] = k
+    return ctrl, held
+
+
+def largest_network(state: GameState, held: dict[int, int]) -> int:
+    """Offices in the largest connected group of cities of ``held`` (``{city: offices}``, RULES.md §2.8.2)."""
+    cities = state.board.cities
+    seen: set[int] = set()
+    best = 0
+    for start in held:
+        if start in seen:
+            continue
+        seen.add(start)
+        stack = [start]
+        total = 0
+        while stack:
+            c = stack.pop()
+            total += held[c]
+            for nb in cities[c].neighbours:
+                if nb in held and nb not in seen:
+                    seen.add(nb)
+                    stack.append(nb)
+        if total > best:
+            best = total
+    return best
+
+
+def final_now(state: GameState, p: int, ctrl: list[int | None], held: dict[int, int] | None = None) -> float:
+    """Final score of seat ``p`` if the game ended now (RULES.md §4.3).  ``held`` (from :func:`office_summary`)
+    saves recomputing ``p``'s offices."""
+    if held is None:
+        held = office_summary(state)[1][p]
     total = state.score[p]
     levels = state.levels
     for a in (ACTIONS, PRIVILEGE, BOOK, BAGS):
@@ -95,8 +166,7 @@ def final_now(state: GameState, p: int, ctrl: list[int | None]) -> float:
         if code >= 0 and code >> 1 == p:
             total += points
     total += CONTROL_POINTS * sum(1 for owner in ctrl if owner == p)
-    best = max((n for _, n in state.network_components(p)), default=0)
-    total += best * ABILITY_VALUES[KEYS][levels[p * 5 + KEYS]]
+    total += largest_network(state, held) * ABILITY_VALUES[KEYS][levels[p * 5 + KEYS]]
     return total
 
 
@@ -146,18 +216,35 @@ def claim_value(state: GameState, p: int, r: int, ctrl: list[int | None], w: Wei
     return value + best
 
 
+_PAWN_TABLES: dict[int, tuple[object, list[list[int]]]] = {}
+
+
+def pawn_distances(state: GameState) -> list[int] | None:
+    """Pawn variant: for every route, how many borders the pawn must cross to stand beside it (None without pawn)."""
+    if state.pawn < 0:
+        return None
+    board = state.board
+    cached = _PAWN_TABLES.get(id(board))
+    if cached is not None and cached[0] is board:
+        table = cached[1]
+    else:
+        beside: list[list[int]] = [[] for _ in board.routes]
+        for province in board.provinces:
+            for r in province.routes:
+                beside[r].append(province.index)
+        table = [
+            [min((board.province_distance[start][q] for q in beside[r]), default=99) for r in range(len(board.routes))]
+            for start in range(len(board.provinces))
+        ]
+        _PAWN_TABLES[id(board)] = (board, table)
+    return table[state.pawn]
+
+
 def evaluate(state: GameState, w: Weights = DEFAULT) -> list[float]:
     """Value of the position for every seat (higher is better); see the module docstring."""
     n = state.players
-    ctrl = controllers(state)
-    values = [final_now(state, p, ctrl) for p in range(n)]
-    for code in state.offices:
-        if code >= 0 and code >> 1 < n:
-            values[code >> 1] += w.office_held
-    for extras in state.extras:
-        for code in extras:
-            if code >> 1 < n:
-                values[code >> 1] += w.office_held
+    ctrl, held = office_summary(state)
+    values = [final_now(state, p, ctrl, held[p]) + w.office_held * sum(held[p].values()) for p in range(n)]
     levels = state.levels
     for p in range(n):
         v = 0.0
@@ -176,6 +263,8 @@ def evaluate(state: GameState, w: Weights = DEFAULT) -> list[float]:
             values[holder] += w.supply_piece * len(state.hand)
     # Routes held by one seat only.
     houses = state.houses
+    reach = pawn_distances(state)
+    here, near, far = w.pawn_reach
     for route in state.board.routes:
         owner = -1
         own = 0
@@ -194,7 +283,11 @@ def evaluate(state: GameState, w: Weights = DEFAULT) -> list[float]:
         if mixed or owner < 0 or owner == NEUTRAL:
             continue
         frac = own / route.spaces
-        values[owner] += w.route_hold * claim_value(state, owner, route.index, ctrl, w) * frac**w.route_power
+        value = w.route_hold * claim_value(state, owner, route.index, ctrl, w) * frac**w.route_power
+        if reach is not None:
+            d = reach[route.index]
+            value *= here if d == 0 else near if d <= 2 else far
+        values[owner] += value
     return values
 
 
@@ -209,4 +302,7 @@ def action_points(state: GameState, p: int) -> int:
     return ABILITY_VALUES[ACTIONS][state.levels[p * 5 + ACTIONS]]
 
 
-__all__ = ["DEFAULT", "Weights", "action_points", "claim_value", "controllers", "evaluate", "final_now", "relative"]
+__all__ = [
+    "DEFAULT", "Weights", "action_points", "claim_value", "controllers", "evaluate", "final_now", "largest_network",
+    "office_summary", "pawn_distances", "relative",
+]

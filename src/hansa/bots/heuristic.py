@@ -16,6 +16,8 @@ from .base import Bot
 from .evaluation import DEFAULT, Weights, claim_value, controllers, evaluate, relative
 
 _HOUSE_MOVES = (Place, Drop, Relocate, Displace, Lift, LiftExtra, Remove)
+_HOUSE_TYPES = frozenset(_HOUSE_MOVES)
+_TAKE_BACK = frozenset((Lift, LiftExtra, Remove))
 
 
 class HeuristicBot(Bot):
@@ -65,19 +67,23 @@ class HeuristicBot(Bot):
 
     def candidates(self, state: GameState, moves: list[Move], me: int) -> list[Move]:
         """Every non-house move, plus the ``width`` house moves with the best prior."""
-        others = [m for m in moves if not isinstance(m, _HOUSE_MOVES)]
-        house_moves = [m for m in moves if isinstance(m, _HOUSE_MOVES)]
+        others: list[Move] = []
+        house_moves: list[Move] = []
+        for m in moves:
+            (house_moves if type(m) in _HOUSE_TYPES else others).append(m)
         if len(house_moves) <= self.width:
             return others + house_moves
         gain = route_gains(state, me, self.weights)
         board = state.board
+        house_route = board.house_route
+        house_index = board.house_index
+        noise = self.rng.random
         scored = []
         for m in house_moves:
-            r = board.house_route[board.house_index[m.house]]
-            g = gain[r]
-            if isinstance(m, (Lift, LiftExtra, Remove)):
+            g = gain[house_route[house_index[m.house]]]  # type: ignore[attr-defined]
+            if type(m) in _TAKE_BACK:
                 g = -g
-            scored.append((g + self.rng.random() * 1e-3, m))
+            scored.append((g + noise() * 1e-3, m))
         scored.sort(key=lambda t: t[0], reverse=True)
         return others + [m for _, m in scored[: self.width]]
 
