@@ -15,6 +15,9 @@ Terms for seat ``p``:
 * **pieces** — pieces in the supply (ready) and in the stock (one Income away).
 * **markers** — unused bonus markers (their effect is still to come).
 
+Not in ``evaluate``: the actions the deciding seat has left this turn (:func:`tempo`), which the bots add for
+themselves only.
+
 The bots maximise ``value[p] - Weights.rivalry * max(value[q] for q != p)``: a position is good when it is
 good for me and not for my strongest opponent.
 """
@@ -61,13 +64,20 @@ class Weights:
     #: makes claiming a full route better than sitting on it.
     route_power: float = 2.0
     route_hold: float = 0.6
-    #: Pieces ready to use: ``liquidity × sqrt(supply + stock_share × stock)``.  Concave, so the first pieces matter
-    #: most: a player with nothing left values getting pieces back (claiming a dead route) highly.
+    #: A *full* own route counts less than ``route_hold``: its pieces are idle until claimed, and several full
+    #: routes into one city all count that city's next office, which only one of them can take.
+    full_route_hold: float = 0.45
+    #: Pieces ready to use: ``liquidity × sqrt(1 + supply + stock_share × stock)``.  Concave, so the first pieces
+    #: matter most: a player with nothing left values getting pieces back (claiming a dead route) highly.  The 1
+    #: keeps the last piece from looking so precious that a bot never completes a route with it.
     liquidity: float = 1.0
     stock_share: float = 0.4
     #: A piece in hand during a Move or a relocation (about to land on the board).
     supply_piece: float = 0.15
-    #: An action still available to the active player this turn (ending a turn early forfeits them).
+    #: An action still available to the deciding seat in its own turn (ending a turn early forfeits them).  Not
+    #: part of :func:`evaluate`, which would otherwise credit the next player with a whole turn of actions the moment
+    #: a turn passes and so make every turn-ending action (a claim as the last action) look worse than an idle
+    #: one; the bots add it for themselves with :func:`tempo`.
     tempo: float = 0.6
     #: An unused bonus marker (its effect is still to come), by type (extra, swap, +3, +4, improve, remove3).
     unused_marker: tuple[float, ...] = (1.5, 0.5, 1.5, 2.0, 2.0, 0.8)
@@ -76,6 +86,10 @@ class Weights:
     #: Two-player pawn variant: a route's value is multiplied by how easily the pawn reaches it (Place, Displace
     #: and Claim need the pawn beside the route): already there, a free move away (1-2 borders), or a paid action.
     pawn_reach: tuple[float, float, float] = (1.0, 0.8, 0.55)
+    #: Stall breaker of the heuristic bot (:func:`hansa.bots.heuristic.progress_pressure`): after this many rounds
+    #: claims gain, and moves that change nothing on the routes lose, ``pressure_per_round`` per further round.
+    long_game_rounds: float = 60.0
+    pressure_per_round: float = 0.25
 
 
 DEFAULT = Weights()
@@ -251,20 +265,16 @@ def evaluate(state: GameState, w: Weights = DEFAULT) -> list[float]:
         for a in range(5):
             v += w.ability_level[a] * levels[p * 5 + a]
         ready = state.sup_t[p] + state.sup_m[p] + w.stock_share * (state.stk_t[p] + state.stk_m[p])
-        v += w.liquidity * math.sqrt(ready)
+        v += w.liquidity * math.sqrt(ready + 1.0)
         for kind in state.markers[p]:
             v += w.unused_marker[kind]
         values[p] += v
-    if not state.is_over and state.phase in (Phase.ACTIONS, Phase.MOVE):
-        values[state.current] += w.tempo * state.actions_left()
     if state.phase == Phase.MOVE or state.phase == Phase.RELOCATE:  # pieces in hand are about to land
         holder = state.current if state.phase == Phase.MOVE else state.rl_owner
         if 0 <= holder < n:
             values[holder] += w.supply_piece * len(state.hand)
     # Routes held by one seat only.
     houses = state.houses
-    reach = pawn_distances(state)
-    here, near, far = w.pawn_reach
     for route in state.board.routes:
         owner = -1
         own = 0
@@ -282,13 +292,54 @@ def evaluate(state: GameState, w: Weights = DEFAULT) -> list[float]:
             own += 1
         if mixed or owner < 0 or owner == NEUTRAL:
             continue
-        frac = own / route.spaces
-        value = w.route_hold * claim_value(state, owner, route.index, ctrl, w) * frac**w.route_power
-        if reach is not None:
-            d = reach[route.index]
-            value *= here if d == 0 else near if d <= 2 else far
-        values[owner] += value
+        spaces = len(route.houses)
+        hold = w.full_route_hold if own == spaces else w.route_hold * (own / spaces) ** w.route_power
+        values[owner] += hold * claim_value(state, owner, route.index, ctrl, w)
     return values
+
+
+def pawn_reach(state: GameState, p: int, w: Weights = DEFAULT) -> float:
+    """Pawn variant: what ``p``'s routes lose because the pawn is away from them (``w.pawn_reach``), ≤ 0.
+
+    Only the deciding seat counts this for itself (like :func:`tempo`): were it part of :func:`evaluate`, every
+    bot would also value moving the pawn away from its rival's routes, and two bots would spend their actions
+    chasing the pawn back and forth."""
+    reach = pawn_distances(state)
+    if reach is None:
+        return 0.0
+    here, near, far = w.pawn_reach
+    ctrl: list[int | None] | None = None
+    houses = state.houses
+    loss = 0.0
+    for route in state.board.routes:
+        d = reach[route.index]
+        factor = here if d == 0 else near if d <= 2 else far
+        if factor == 1.0:
+            continue
+        own = 0
+        for h in route.houses:
+            code = houses[h]
+            if code < 0:
+                continue
+            if code >> 1 != p:
+                own = -1
+                break
+            own += 1
+        if own <= 0:
+            continue
+        if ctrl is None:
+            ctrl = controllers(state)
+        spaces = len(route.houses)
+        hold = w.full_route_hold if own == spaces else w.route_hold * (own / spaces) ** w.route_power
+        loss += (factor - 1.0) * hold * claim_value(state, p, route.index, ctrl, w)
+    return loss
+
+
+def tempo(state: GameState, p: int, w: Weights = DEFAULT) -> float:
+    """``w.tempo`` × the actions ``p`` still has this turn (0 unless it is ``p``'s turn, in its actions)."""
+    if state.is_over or state.current != p or state.phase not in (Phase.ACTIONS, Phase.MOVE):
+        return 0.0
+    return w.tempo * state.actions_left()
 
 
 def relative(values: list[float], p: int, w: Weights = DEFAULT) -> float:
@@ -304,5 +355,5 @@ def action_points(state: GameState, p: int) -> int:
 
 __all__ = [
     "DEFAULT", "Weights", "action_points", "claim_value", "controllers", "evaluate", "final_now", "largest_network",
-    "office_summary", "pawn_distances", "relative",
+    "office_summary", "pawn_distances", "pawn_reach", "relative", "tempo",
 ]

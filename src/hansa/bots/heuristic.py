@@ -10,14 +10,26 @@ from __future__ import annotations
 
 import random
 
-from ..core.moves import Displace, Drop, Lift, LiftExtra, Move, Place, Relocate, Remove
+from ..core.moves import Claim, Displace, Drop, EndTurn, Lift, LiftExtra, Move, Pawn, Place, Relocate, Remove
 from ..core.state import GameState, Phase
 from .base import Bot
-from .evaluation import DEFAULT, Weights, claim_value, controllers, evaluate, relative
+from .evaluation import DEFAULT, Weights, claim_value, controllers, evaluate, pawn_reach, relative, tempo
 
 _HOUSE_MOVES = (Place, Drop, Relocate, Displace, Lift, LiftExtra, Remove)
 _HOUSE_TYPES = frozenset(_HOUSE_MOVES)
 _TAKE_BACK = frozenset((Lift, LiftExtra, Remove))
+_IDLE = frozenset((EndTurn, Pawn))
+
+
+def progress_pressure(state: GameState, w: Weights = DEFAULT) -> float:
+    """Stall breaker: 0 until round ``w.long_game_rounds`` (no real game lasts that long), then growing by
+    ``w.pressure_per_round`` per round.  The heuristic bot adds it to claims and subtracts it from moves that
+    leave the routes as they were (ending the turn, moving the pawn, moving pieces back and forth), so that two
+    bots that each find standing still slightly better than helping the other still end their game."""
+    rounds = state.turn / state.players
+    if rounds <= w.long_game_rounds:
+        return 0.0
+    return w.pressure_per_round * (rounds - w.long_game_rounds)
 
 
 class HeuristicBot(Bot):
@@ -37,16 +49,27 @@ class HeuristicBot(Bot):
         me = state.decider
         base = state.determinized(self.rng)
         candidates = self.candidates(base, moves, me)
+        press = progress_pressure(state, self.weights)
         best: Move = candidates[0]
         best_value = float("-inf")
         for move in candidates:
             child = base.copy()
             child.play(move)
             self.complete_action(child, me)
-            value = relative(evaluate(child, self.weights), me, self.weights) + self.rng.random() * 1e-6
+            value = self.value(child, me) + self.rng.random() * 1e-6
+            if press:
+                if type(move) is Claim:
+                    value += press
+                elif type(move) in _IDLE or (type(move) is Lift and child.houses == base.houses):
+                    value -= press
             if value > best_value:
                 best, best_value = move, value
         return best
+
+    def value(self, state: GameState, me: int) -> float:
+        """How good ``state`` is for ``me``: its evaluation relative to the strongest rival, plus the actions it
+        still has this turn."""
+        return relative(evaluate(state, self.weights), me, self.weights) + tempo(state, me, self.weights) + pawn_reach(state, me, self.weights)
 
     def complete_action(self, state: GameState, me: int) -> None:
         """Finish a Move action or a Remove 3 in progress greedily, so that a ``lift`` is judged by where the
@@ -60,7 +83,7 @@ class HeuristicBot(Bot):
             for move in options:
                 child = state.copy()
                 child.play(move)
-                value = relative(evaluate(child, self.weights), me, self.weights)
+                value = self.value(child, me)
                 if value > best_value:
                     best, best_value = move, value
             state.play(best)

@@ -35,7 +35,7 @@ from ..core.moves import Move
 from ..core.scoring import final_scores
 from ..core.state import GameState
 from .base import Bot
-from .evaluation import DEFAULT, Weights, evaluate
+from .evaluation import DEFAULT, Weights, evaluate, pawn_reach, tempo
 from .heuristic import HeuristicBot
 
 LEVELS: dict[str, dict[str, float]] = {
@@ -137,7 +137,7 @@ class MctsBot(Bot):
             return root.options[0]
         deadline = start + self.seconds if self.seconds is not None else math.inf
         limit = self.iterations if self.iterations is not None else 10**9
-        self._baseline = _margin(evaluate(state, self.weights), me)
+        self._baseline = _margin(evaluate(state, self.weights), me) + tempo(state, me, self.weights) + pawn_reach(state, me, self.weights)
         done = 0
         while done < limit:
             if done:  # time budget: stop when one more iteration of the average length would overrun it
@@ -231,7 +231,7 @@ class MctsBot(Bot):
             values = [float(b.total) for b in final_scores(s)]
         else:
             values = evaluate(s, self.weights)
-        d = (_margin(values, self._me) - self._baseline) / self.scale
+        d = (_margin(values, self._me) + tempo(s, self._me, self.weights) + pawn_reach(s, self._me, self.weights) - self._baseline) / self.scale
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, d))))
 
 
