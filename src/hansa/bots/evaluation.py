@@ -11,15 +11,17 @@ Terms for seat ``p``:
   controlled cities (2 each), largest network × Town keys.
 * **abilities** — progress on each track, by how much a level is worth for the rest of the game.
 * **routes** — for every route holding only ``p``'s pieces: the fraction filled, squared, times what claiming
-  it would bring (control points, the best benefit, the marker on it).  A full own route counts at once.
+  it would bring (control points, the best benefit, the marker on it); a full own route counts
+  ``full_route_hold`` of it.
 * **pieces** — pieces in the supply (ready) and in the stock (one Income away).
 * **markers** — unused bonus markers (their effect is still to come).
 
-Not in ``evaluate``: the actions the deciding seat has left this turn (:func:`tempo`), which the bots add for
-themselves only.
+Not in ``evaluate``, because they depend on who is looking: the actions the deciding seat has left this turn
+(:func:`tempo`) and, in the pawn variant, what its routes lose while the pawn is away from them
+(:func:`pawn_reach`).  The bots add both for themselves only.
 
-The bots maximise ``value[p] - Weights.rivalry * max(value[q] for q != p)``: a position is good when it is
-good for me and not for my strongest opponent.
+The bots maximise ``value[p] - Weights.rivalry * max(value[q] for q != p) + tempo + pawn_reach``: a position is
+good when it is good for me and not for my strongest opponent.
 """
 
 from __future__ import annotations
