@@ -21,11 +21,26 @@ _TAKE_BACK = frozenset((Lift, LiftExtra, Remove))
 _IDLE = frozenset((EndTurn, Pawn))
 
 
+def full_routes(state: GameState, me: int) -> int:
+    """Routes whose every house holds a piece of ``me`` (claimable, pawn permitting)."""
+    houses = state.houses
+    n = 0
+    for route in state.board.routes:
+        for h in route.houses:
+            code = houses[h]
+            if code < 0 or code >> 1 != me:
+                break
+        else:
+            n += 1
+    return n
+
+
 def progress_pressure(state: GameState, w: Weights = DEFAULT) -> float:
     """Stall breaker: 0 until round ``w.long_game_rounds`` (no real game lasts that long), then growing by
-    ``w.pressure_per_round`` per round.  The heuristic bot adds it to claims and subtracts it from moves that
-    leave the routes as they were (ending the turn, moving the pawn, moving pieces back and forth), so that two
-    bots that each find standing still slightly better than helping the other still end their game."""
+    ``w.pressure_per_round`` per round.  The heuristic bot adds it to claims, half of it to every full route of
+    its own (so that it gathers scattered pieces into a claimable route) and subtracts it from moves that leave
+    the routes as they were (ending the turn, moving the pawn, putting pieces back), so that two bots that each
+    find standing still slightly better than helping the other still end their game."""
     rounds = state.turn / state.players
     if rounds <= w.long_game_rounds:
         return 0.0
@@ -55,8 +70,8 @@ class HeuristicBot(Bot):
         for move in candidates:
             child = base.copy()
             child.play(move)
-            self.complete_action(child, me)
-            value = self.value(child, me) + self.rng.random() * 1e-6
+            self.complete_action(child, me, press)
+            value = self.value(child, me, press) + self.rng.random() * 1e-6
             if press:
                 if type(move) is Claim:
                     value += press
@@ -66,12 +81,16 @@ class HeuristicBot(Bot):
                 best, best_value = move, value
         return best
 
-    def value(self, state: GameState, me: int) -> float:
+    def value(self, state: GameState, me: int, press: float = 0.0) -> float:
         """How good ``state`` is for ``me``: its evaluation relative to the strongest rival, plus the actions it
-        still has this turn."""
-        return relative(evaluate(state, self.weights), me, self.weights) + tempo(state, me, self.weights) + pawn_reach(state, me, self.weights)
+        still has this turn (and, under the stall breaker's ``press``, half of it per full route of its own)."""
+        w = self.weights
+        value = relative(evaluate(state, w), me, w) + tempo(state, me, w) + pawn_reach(state, me, w)
+        if press:
+            value += 0.5 * press * full_routes(state, me)
+        return value
 
-    def complete_action(self, state: GameState, me: int) -> None:
+    def complete_action(self, state: GameState, me: int, press: float = 0.0) -> None:
         """Finish a Move action or a Remove 3 in progress greedily, so that a ``lift`` is judged by where the
         piece will go (one-*action* lookahead rather than one-decision)."""
         while not state.is_over and state.decider == me and state.phase in (Phase.MOVE, Phase.REMOVE):
@@ -83,7 +102,7 @@ class HeuristicBot(Bot):
             for move in options:
                 child = state.copy()
                 child.play(move)
-                value = self.value(child, me)
+                value = self.value(child, me, press)
                 if value > best_value:
                     best, best_value = move, value
             state.play(best)
