@@ -232,28 +232,16 @@ def claim_value(state: GameState, p: int, r: int, ctrl: list[int | None], w: Wei
     return value + best
 
 
-_PAWN_TABLES: dict[int, tuple[object, list[list[int]]]] = {}
-
-
-def pawn_distances(state: GameState) -> list[int] | None:
+def pawn_distances(state: GameState) -> tuple[int, ...] | None:
     """Pawn variant: for every route, how many borders the pawn must cross to stand beside it (None without pawn)."""
     if state.pawn < 0:
         return None
-    board = state.board
-    cached = _PAWN_TABLES.get(id(board))
-    if cached is not None and cached[0] is board:
-        table = cached[1]
-    else:
-        beside: list[list[int]] = [[] for _ in board.routes]
-        for province in board.provinces:
-            for r in province.routes:
-                beside[r].append(province.index)
-        table = [
-            [min((board.province_distance[start][q] for q in beside[r]), default=99) for r in range(len(board.routes))]
-            for start in range(len(board.provinces))
-        ]
-        _PAWN_TABLES[id(board)] = (board, table)
-    return table[state.pawn]
+    return state.board.pawn_route_distance[state.pawn]
+
+
+def hold_factor(own: int, spaces: int, w: Weights = DEFAULT) -> float:
+    """Share of a route's claim value that ``own`` pieces (of ``spaces``, all one owner's) are worth now."""
+    return w.full_route_hold if own == spaces else w.route_hold * (own / spaces) ** w.route_power
 
 
 def evaluate(state: GameState, w: Weights = DEFAULT) -> list[float]:
@@ -294,9 +282,7 @@ def evaluate(state: GameState, w: Weights = DEFAULT) -> list[float]:
             own += 1
         if mixed or owner < 0 or owner == NEUTRAL:
             continue
-        spaces = len(route.houses)
-        hold = w.full_route_hold if own == spaces else w.route_hold * (own / spaces) ** w.route_power
-        values[owner] += hold * claim_value(state, owner, route.index, ctrl, w)
+        values[owner] += hold_factor(own, len(route.houses), w) * claim_value(state, owner, route.index, ctrl, w)
     return values
 
 
@@ -331,9 +317,7 @@ def pawn_reach(state: GameState, p: int, w: Weights = DEFAULT) -> float:
             continue
         if ctrl is None:
             ctrl = controllers(state)
-        spaces = len(route.houses)
-        hold = w.full_route_hold if own == spaces else w.route_hold * (own / spaces) ** w.route_power
-        loss += (factor - 1.0) * hold * claim_value(state, p, route.index, ctrl, w)
+        loss += (factor - 1.0) * hold_factor(own, len(route.houses), w) * claim_value(state, p, route.index, ctrl, w)
     return loss
 
 
@@ -356,6 +340,6 @@ def action_points(state: GameState, p: int) -> int:
 
 
 __all__ = [
-    "DEFAULT", "Weights", "action_points", "claim_value", "controllers", "evaluate", "final_now", "largest_network",
-    "office_summary", "pawn_distances", "pawn_reach", "relative", "tempo",
+    "DEFAULT", "Weights", "action_points", "claim_value", "controllers", "evaluate", "final_now", "hold_factor",
+    "largest_network", "office_summary", "pawn_distances", "pawn_reach", "relative", "tempo",
 ]

@@ -177,6 +177,9 @@ class Board:
         self.provinces: tuple[Province, ...] = self._load_provinces(data.get("provinces_2p_pawn_variant"), codes)
         self.province_index: dict[str, int] = {p.code: p.index for p in self.provinces}
         self.province_distance: tuple[tuple[int, ...], ...] = self._province_distances()
+        #: Pawn variant: borders the pawn must cross from province ``p`` to stand beside route ``r``
+        #: (``pawn_route_distance[p][r]``; 99 for a route beside no province).
+        self.pawn_route_distance: tuple[tuple[int, ...], ...] = self._pawn_route_distances()
 
     # ------------------------------------------------------------------ derived tables
 
@@ -217,6 +220,16 @@ class Board:
             neigh = tuple(ids.index(q) for q in p["neighbours"])
             out.append(Province(i, p["id"], p["name"], routes, guards, neigh, tuple(p["approx_xy"])))
         return tuple(out)
+
+    def _pawn_route_distances(self) -> tuple[tuple[int, ...], ...]:
+        beside: list[list[int]] = [[] for _ in self.routes]
+        for province in self.provinces:
+            for r in province.routes:
+                beside[r].append(province.index)
+        return tuple(
+            tuple(min((self.province_distance[start][q] for q in beside[r]), default=99) for r in range(len(self.routes)))
+            for start in range(len(self.provinces))
+        )
 
     def _province_distances(self) -> tuple[tuple[int, ...], ...]:
         table = []
