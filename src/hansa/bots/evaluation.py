@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from ..core.constants import (
     ABILITY_MAX,
@@ -104,7 +105,26 @@ def controllers(state: GameState) -> list[int | None]:
 
 def office_summary(state: GameState) -> tuple[list[int | None], list[dict[int, int]]]:
     """One pass over the cities: the controller of every city (as :meth:`GameState.controller`) and, per seat,
-    the offices it holds in each city (``{city: count}``, printed and extra offices)."""
+    the offices it holds in each city (``{city: count}``, printed and extra offices).  Memoized on the offices
+    (they change only when a route is claimed, so a search meets the same few office layouts again and again);
+    the returned lists are shared and must not be changed."""
+    facts = _office_facts(state)
+    return facts[0], facts[1]
+
+
+#: Memo of :func:`_office_facts`, keyed by board side, seat count and the office layout.
+_Facts = tuple[list[int | None], list[dict[int, int]], list[int], list[int], list[int], dict[Any, Any]]
+_FACTS: dict[tuple[object, ...], _Facts] = {}
+_FACTS_LIMIT = 20_000
+
+
+def _office_facts(state: GameState) -> _Facts:
+    """Controllers, offices held per seat and city, per seat: largest network, cities controlled, offices held;
+    and a memo of :func:`_city_table`."""
+    key = (state.board.side, state.players, tuple(state.offices), tuple(state.extras))
+    facts = _FACTS.get(key)
+    if facts is not None:
+        return facts
     board = state.board
     offices = state.offices
     extras = state.extras
@@ -141,7 +161,14 @@ def office_summary(state: GameState) -> tuple[list[int | None], list[dict[int, i
         for o, k in counts.items():
             if o < n:
                 held[o][c] = k
-    return ctrl, held
+    networks = [largest_network(state, held[p]) for p in range(n)]
+    controlled = [sum(1 for owner in ctrl if owner == p) for p in range(n)]
+    totals = [sum(held[p].values()) for p in range(n)]
+    if len(_FACTS) >= _FACTS_LIMIT:
+        _FACTS.clear()
+    facts = (ctrl, held, networks, controlled, totals, {})
+    _FACTS[key] = facts
+    return facts
 
 
 def largest_network(state: GameState, held: dict[int, int]) -> int:
@@ -167,11 +194,13 @@ def largest_network(state: GameState, held: dict[int, int]) -> int:
     return best
 
 
-def final_now(state: GameState, p: int, ctrl: list[int | None], held: dict[int, int] | None = None) -> float:
-    """Final score of seat ``p`` if the game ended now (RULES.md §4.3).  ``held`` (from :func:`office_summary`)
-    saves recomputing ``p``'s offices."""
-    if held is None:
-        held = office_summary(state)[1][p]
+def final_now(state: GameState, p: int) -> float:
+    """Final score of seat ``p`` if the game ended now (RULES.md §4.3)."""
+    return _final(state, p, _office_facts(state))
+
+
+def _final(state: GameState, p: int, facts: _Facts) -> float:
+    _, _, networks, controlled, _, _ = facts
     total = state.score[p]
     levels = state.levels
     for a in (ACTIONS, PRIVILEGE, BOOK, BAGS):
@@ -181,23 +210,34 @@ def final_now(state: GameState, p: int, ctrl: list[int | None], held: dict[int, 
     for (points, _), code in zip(state.board.coellen_table, state.table):
         if code >= 0 and code >> 1 == p:
             total += points
-    total += CONTROL_POINTS * sum(1 for owner in ctrl if owner == p)
-    total += largest_network(state, held) * ABILITY_VALUES[KEYS][levels[p * 5 + KEYS]]
+    total += CONTROL_POINTS * controlled[p]
+    total += networks[p] * ABILITY_VALUES[KEYS][levels[p * 5 + KEYS]]
     return total
 
 
-def claim_value(state: GameState, p: int, r: int, ctrl: list[int | None], w: Weights = DEFAULT) -> float:
-    """What claiming route ``r`` would be worth to ``p`` (control points now + the best benefit + its marker)."""
+def claim_value(state: GameState, p: int, r: int, ctrl: list[int | None] | None = None, w: Weights = DEFAULT) -> float:
+    """What claiming route ``r`` would be worth to ``p`` (control points now + the best benefit + its marker).
+    ``ctrl`` is accepted for compatibility; the controllers always come from ``state``."""
+    return claim_with(state, p, r, _city_table(state, p, w, _office_facts(state)), w)
+
+
+CityTable = list[tuple[float, bool, float, float]]
+
+
+def city_table(state: GameState, p: int, w: Weights = DEFAULT) -> CityTable:
+    """Per city, what claiming a route beside it brings ``p`` (for :func:`claim_with`)."""
+    return _city_table(state, p, w, _office_facts(state))
+
+
+def claim_with(state: GameState, p: int, r: int, table: CityTable, w: Weights = DEFAULT) -> float:
+    """:func:`claim_value` with ``p``'s :func:`city_table` at hand (saves recomputing it for every route)."""
     board = state.board
     route = board.routes[r]
-    value = w.claim_base
-    priv = ABILITY_VALUES[PRIVILEGE][state.levels[p * 5 + PRIVILEGE]]
-    keys = ABILITY_VALUES[KEYS][state.levels[p * 5 + KEYS]]
     # Which piece kinds the claim will have: those on the route, or (route not full yet) those p can still add.
-    has_t = has_m = False
-    free = False
+    has_t = has_m = free = False
+    houses = state.houses
     for h in route.houses:
-        code = state.houses[h]
+        code = houses[h]
         if code < 0:
             free = True
         elif code & 1:
@@ -207,22 +247,16 @@ def claim_value(state: GameState, p: int, r: int, ctrl: list[int | None], w: Wei
     if free:
         has_t = True
         has_m = has_m or state.sup_m[p] > 0
+    value = w.claim_base
     best = 0.0
     for c in route.cities:
-        owner = ctrl[c]
-        if owner == p:
-            value += 1
-        city = board.cities[c]
-        filled = state.city_filled[c]
-        office = w.office_held + keys + (CONTROL_POINTS if owner is None else 0)
-        spec = city.offices[filled] if filled < len(city.offices) else None
-        if spec is not None and spec.privilege <= priv and (has_m if spec.round else has_t):
-            best = max(best, office + (1.0 if spec.coin else 0.0))
-        elif EXTRA_OFFICE in state.markers[p] and (filled or state.extras[c]):
-            best = max(best, office - 1.0)
-        if city.ability is not None and state.levels[p * 5 + city.ability] < ABILITY_MAX[city.ability]:
-            best = max(best, w.ability_level[city.ability] + w.ability_claim)
+        bonus, needs_m, if_kind, otherwise = table[c]
+        value += bonus
+        b = if_kind if (has_m if needs_m else has_t) else otherwise
+        if b > best:
+            best = b
     if r == board.coellen_route and has_m:
+        priv = ABILITY_VALUES[PRIVILEGE][state.levels[p * 5 + PRIVILEGE]]
         for (points, colour), code in zip(board.coellen_table, state.table):
             if code < 0 and colour <= priv:
                 best = max(best, points * 0.8)
@@ -230,6 +264,41 @@ def claim_value(state: GameState, p: int, r: int, ctrl: list[int | None], w: Wei
     if state.route_marker[r] >= 0:
         value += w.route_marker
     return value + best
+
+
+def _city_table(state: GameState, p: int, w: Weights, facts: _Facts) -> CityTable:
+    """Per city, what a claim beside it brings ``p``: (control point now, whether the next office needs a
+    Merchant, best benefit when the claim has that piece kind, best benefit otherwise).  Depends only on the
+    offices (memoized with them), ``p``'s abilities and whether ``p`` holds an extra-office marker."""
+    levels = state.levels
+    own = tuple(levels[p * 5 : p * 5 + 5])
+    extra = EXTRA_OFFICE in state.markers[p]
+    key = (p, own, extra)
+    cached = facts[5].get(key)
+    if cached is not None and cached[0] is w:
+        return cached[1]
+    ctrl = facts[0]
+    board = state.board
+    priv = ABILITY_VALUES[PRIVILEGE][own[PRIVILEGE]]
+    keys = ABILITY_VALUES[KEYS][own[KEYS]]
+    out = []
+    for c, city in enumerate(board.cities):
+        owner = ctrl[c]
+        filled = state.city_filled[c]
+        office = w.office_held + keys + (CONTROL_POINTS if owner is None else 0)
+        spec = city.offices[filled] if filled < len(city.offices) else None
+        with_kind = without = 0.0
+        if extra and (filled or state.extras[c]):
+            with_kind = without = office - 1.0
+        if spec is not None and spec.privilege <= priv:
+            with_kind = office + (1.0 if spec.coin else 0.0)
+        if city.ability is not None and own[city.ability] < ABILITY_MAX[city.ability]:
+            ability = w.ability_level[city.ability] + w.ability_claim
+            with_kind = max(with_kind, ability)
+            without = max(without, ability)
+        out.append((1.0 if owner == p else 0.0, bool(spec is not None and spec.round), with_kind, without))
+    facts[5][key] = (w, out)
+    return out
 
 
 def pawn_distances(state: GameState) -> tuple[int, ...] | None:
@@ -247,8 +316,10 @@ def hold_factor(own: int, spaces: int, w: Weights = DEFAULT) -> float:
 def evaluate(state: GameState, w: Weights = DEFAULT) -> list[float]:
     """Value of the position for every seat (higher is better); see the module docstring."""
     n = state.players
-    ctrl, held = office_summary(state)
-    values = [final_now(state, p, ctrl, held[p]) + w.office_held * sum(held[p].values()) for p in range(n)]
+    facts = _office_facts(state)
+    totals = facts[4]
+    tables: dict[int, CityTable] = {}
+    values = [_final(state, p, facts) + w.office_held * totals[p] for p in range(n)]
     levels = state.levels
     for p in range(n):
         v = 0.0
@@ -282,7 +353,10 @@ def evaluate(state: GameState, w: Weights = DEFAULT) -> list[float]:
             own += 1
         if mixed or owner < 0 or owner == NEUTRAL:
             continue
-        values[owner] += hold_factor(own, len(route.houses), w) * claim_value(state, owner, route.index, ctrl, w)
+        table = tables.get(owner)
+        if table is None:
+            table = tables[owner] = _city_table(state, owner, w, facts)
+        values[owner] += hold_factor(own, len(route.houses), w) * claim_with(state, owner, route.index, table, w)
     return values
 
 
@@ -296,7 +370,7 @@ def pawn_reach(state: GameState, p: int, w: Weights = DEFAULT) -> float:
     if reach is None:
         return 0.0
     here, near, far = w.pawn_reach
-    ctrl: list[int | None] | None = None
+    table: CityTable | None = None
     houses = state.houses
     loss = 0.0
     for route in state.board.routes:
@@ -315,9 +389,9 @@ def pawn_reach(state: GameState, p: int, w: Weights = DEFAULT) -> float:
             own += 1
         if own <= 0:
             continue
-        if ctrl is None:
-            ctrl = controllers(state)
-        loss += (factor - 1.0) * hold_factor(own, len(route.houses), w) * claim_value(state, p, route.index, ctrl, w)
+        if table is None:
+            table = _city_table(state, p, w, _office_facts(state))
+        loss += (factor - 1.0) * hold_factor(own, len(route.houses), w) * claim_with(state, p, route.index, table, w)
     return loss
 
 
@@ -340,6 +414,6 @@ def action_points(state: GameState, p: int) -> int:
 
 
 __all__ = [
-    "DEFAULT", "Weights", "action_points", "claim_value", "controllers", "evaluate", "final_now", "hold_factor",
+    "DEFAULT", "CityTable", "Weights", "action_points", "city_table", "claim_value", "claim_with", "controllers", "evaluate", "final_now", "hold_factor",
     "largest_network", "office_summary", "pawn_distances", "pawn_reach", "relative", "tempo",
 ]

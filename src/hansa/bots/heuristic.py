@@ -13,7 +13,7 @@ import random
 from ..core.moves import Claim, Displace, Drop, EndTurn, Lift, LiftExtra, Move, Pawn, Place, Relocate, Remove
 from ..core.state import GameState, Phase
 from .base import Bot
-from .evaluation import DEFAULT, Weights, claim_value, controllers, evaluate, pawn_reach, relative, tempo
+from .evaluation import DEFAULT, Weights, city_table, claim_with, evaluate, pawn_reach, relative, tempo
 
 _HOUSE_MOVES = (Place, Drop, Relocate, Displace, Lift, LiftExtra, Remove)
 _HOUSE_TYPES = frozenset(_HOUSE_MOVES)
@@ -132,7 +132,7 @@ class HeuristicBot(Bot):
 
 def route_gains(state: GameState, me: int, w: Weights = DEFAULT) -> list[float]:
     """Cheap prior per route: roughly how much one more piece of ``me`` there is worth."""
-    ctrl = controllers(state)
+    table = city_table(state, me, w)
     houses = state.houses
     out = []
     for route in state.board.routes:
@@ -148,7 +148,7 @@ def route_gains(state: GameState, me: int, w: Weights = DEFAULT) -> list[float]:
         if other:
             out.append(-0.5 + 0.2 * own)  # contested: little value in adding more
             continue
-        value = claim_value(state, me, route.index, ctrl, w)
-        n = route.spaces
+        value = claim_with(state, me, route.index, table, w)
+        n = len(route.houses)
         out.append(value * (((own + 1) / n) ** 2 - (own / n) ** 2))
     return out

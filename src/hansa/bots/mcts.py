@@ -10,7 +10,8 @@ The tree holds the searching seat's own decisions only.  Each iteration
    seat's decision (a whole turn, a relocation, ...) and every forced move of its own is played by the
    heuristic bot's one-action lookahead (:class:`~hansa.bots.heuristic.HeuristicBot` with ``model_width``
    house candidates).  The playout is cached on the edge and replayed by later iterations (recomputed from the
-   first move that a different determinization makes illegal);
+   first move that a different determinization makes illegal), and the model's answers are kept by public
+   position, so a position reached again (own moves in another order) costs no new lookahead;
 4. **expands** one untried own move, and scores the position where the seat must choose again with
    :func:`hansa.bots.evaluation.evaluate` (or the final scores when the game is over): the reward is a logistic
    of how much the seat's margin over its best rival changed since the root;
@@ -90,6 +91,9 @@ class MctsBot(Bot):
         self.model = HeuristicBot(None if seed is None else seed + 7919, weights, width=model_width)
         self._me = 0
         self._baseline = 0.0
+        #: The opponent model's answers in this search, by public position (transpositions: own moves in another
+        #: order, or another determinization, reach the same position, and the model's answer depends only on it).
+        self._answers: dict[tuple[object, ...], Move] = {}
         #: Statistics of the last search (iterations, seconds, playouts per second).
         self.last_stats: dict[str, float] = {}
 
@@ -131,6 +135,7 @@ class MctsBot(Bot):
             return moves[0]
         me = state.decider
         self._me = me
+        self._answers = {}
         root = Node(None, None)
         root.options = self.prior.candidates(state, moves, me)
         if len(root.options) == 1:
@@ -220,7 +225,18 @@ class MctsBot(Bot):
                     break
                 move = legal[0]
             else:
-                move = self.model.choose(s)
+                key = s.public_key()
+                move = self._answers.get(key)  # type: ignore[assignment]
+                if move is None:
+                    move = self._answers[key] = self.model.choose(s)
+                else:
+                    try:
+                        s.play(move)
+                    except IllegalMoveError:  # hidden markers make it illegal in this determinization
+                        move = self.model.choose(s)
+                    else:
+                        played.append(move)
+                        continue
             s.play(move)
             played.append(move)
         return played

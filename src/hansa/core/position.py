@@ -325,6 +325,22 @@ class Position:
             self.neutral_discards,
         )
 
+    def public_key(self) -> tuple[Any, ...]:
+        """Like :meth:`key`, but with only the *number* of hidden markers (face-down supply, plates): equal for
+        two positions no player can tell apart, e.g. determinizations of one position.  For transposition
+        tables of searches."""
+        return (
+            self.board.side, self.options, self.players, tuple(self.houses), tuple(self.route_marker),
+            tuple(self.offices), tuple(self.extras), tuple(self.table), self.completed, tuple(self.ew_paid),
+            len(self.marker_supply), tuple(self.sup_t), tuple(self.sup_m), tuple(self.stk_t), tuple(self.stk_m),
+            tuple(self.levels), tuple(self.score), tuple(self.markers), tuple(self.used_markers),
+            tuple(len(plate) for plate in self.plate),
+            self.start_player, self.current, self.turn, self.actions_used, self.bonus_actions, self.phase,
+            self.hand, self.lifted, self.dropping, self.rl_owner, self.rl_route, self.rl_extras, self.rm_left,
+            self.end_triggers, self._t2, self.discarded, self.pawn, self.pawn_free_used, self.neutral_pending,
+            self.neutral_discards,
+        )
+
     _SNAPSHOT_FIELDS = (
         "players", "seed", "houses", "route_free", "free_total", "route_marker", "offices", "city_filled", "extras",
         "table", "completed", "ew_paid", "marker_supply", "sup_t", "sup_m", "stk_t", "stk_m", "levels", "score",
