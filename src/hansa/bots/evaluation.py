@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 from ..core.constants import (
     ABILITY_MAX,
@@ -113,7 +112,12 @@ def office_summary(state: GameState) -> tuple[list[int | None], list[dict[int, i
 
 
 #: Memo of :func:`_office_facts`, keyed by board side, seat count and the office layout.
-_Facts = tuple[list[int | None], list[dict[int, int]], list[int], list[int], list[int], dict[Any, Any]]
+#: Per city: (control point now, next office needs a Merchant, best benefit with that kind, best otherwise).
+CityTable = list[tuple[float, bool, float, float]]
+_Facts = tuple[
+    list[int | None], list[dict[int, int]], list[int], list[int], list[int],
+    dict[tuple[int, tuple[int, ...], bool], tuple[Weights, CityTable]],
+]
 _FACTS: dict[tuple[object, ...], _Facts] = {}
 _FACTS_LIMIT = 20_000
 
@@ -219,9 +223,6 @@ def claim_value(state: GameState, p: int, r: int, ctrl: list[int | None] | None 
     """What claiming route ``r`` would be worth to ``p`` (control points now + the best benefit + its marker).
     ``ctrl`` is accepted for compatibility; the controllers always come from ``state``."""
     return claim_with(state, p, r, _city_table(state, p, w, _office_facts(state)), w)
-
-
-CityTable = list[tuple[float, bool, float, float]]
 
 
 def city_table(state: GameState, p: int, w: Weights = DEFAULT) -> CityTable:
