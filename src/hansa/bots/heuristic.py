@@ -63,8 +63,10 @@ class HeuristicBot(Bot):
             return moves[0]
         me = state.decider
         base = state.determinized(self.rng)
-        candidates = self.candidates(base, moves, me)
         press = progress_pressure(state, self.weights)
+        if press and state.phase == Phase.MOVE and state.lifted:  # keep to the plan of the whole Move
+            return self.completion(base, me, press, True)
+        candidates = self.candidates(base, moves, me)
         best: Move = candidates[0]
         best_value = float("-inf")
         for move in candidates:
@@ -90,44 +92,85 @@ class HeuristicBot(Bot):
             value += 0.5 * press * full_routes(state, me)
         return value
 
-    def complete_action(self, state: GameState, me: int, press: float = 0.0) -> None:
+    def complete_action(self, state: GameState, me: int, press: float = 0.0, deep: bool | None = None) -> None:
         """Finish a Move action or a Remove 3 in progress greedily, so that a ``lift`` is judged by where the
-        piece will go (one-*action* lookahead rather than one-decision)."""
+        piece will go (one-*action* lookahead rather than one-decision).
+
+        Under the stall breaker (``press`` > 0, or ``deep``) the bot also plans a Move as a whole: it may lift more
+        pieces (up to three; the two most promising lifts are tried) and judges each drop by where the pieces
+        still in hand will go.  Gathering scattered pieces onto an empty short route, which a piece-by-piece
+        greedy never does, is how a player with nothing left to place gets going again."""
+        if deep is None:
+            deep = press > 0
         while not state.is_over and state.decider == me and state.phase in (Phase.MOVE, Phase.REMOVE):
-            moves = state.legal_moves()
-            if state.phase == Phase.MOVE:
-                moves = [m for m in moves if isinstance(m, Drop)]
-            options = self.candidates(state, moves, me)
-            best, best_value = options[0], float("-inf")
-            for move in options:
+            state.play(self.completion(state, me, press, deep))
+
+    def completion(self, state: GameState, me: int, press: float, deep: bool) -> Move:
+        """The next decision of :meth:`complete_action` (``state`` is in ``me``'s Move or Remove 3)."""
+        moves = state.legal_moves()
+        more: list[Move] = []
+        if state.phase == Phase.MOVE:
+            if deep and len(state.hand) < 3:
+                more = [m for m in moves if type(m) is Lift]
+            moves = [m for m in moves if isinstance(m, Drop)]
+        options = self.candidates(state, moves, me)
+        best, best_value = options[0], float("-inf")
+        for move in options:
+            child = state.copy()
+            child.play(move)
+            if deep and child.hand:
+                self.complete_action(child, me, press, deep=False)
+            value = self.value(child, me, press)
+            if value > best_value:
+                best, best_value = move, value
+        if more:
+            gain = route_gains(state, me, self.weights)
+            board = state.board
+            more.sort(key=lambda m: gain[board.house_route[board.house_index[m.house]]])  # type: ignore[attr-defined]
+            for move in more[:2]:
                 child = state.copy()
                 child.play(move)
+                self.complete_action(child, me, press, deep=True)
                 value = self.value(child, me, press)
                 if value > best_value:
                     best, best_value = move, value
-            state.play(best)
+        return best
 
     def candidates(self, state: GameState, moves: list[Move], me: int) -> list[Move]:
-        """Every non-house move, plus the ``width`` house moves with the best prior."""
+        """Every non-house move, plus the ``width`` house moves with the best prior, in the order a search should
+        try them: claims, house moves (best prior first), other moves, pawn moves, ending the turn."""
+        claims: list[Move] = []
         others: list[Move] = []
+        pawn_moves: list[Move] = []
+        ends: list[Move] = []
         house_moves: list[Move] = []
         for m in moves:
-            (house_moves if type(m) in _HOUSE_TYPES else others).append(m)
-        if len(house_moves) <= self.width:
-            return others + house_moves
-        gain = route_gains(state, me, self.weights)
-        board = state.board
-        house_route = board.house_route
-        house_index = board.house_index
-        noise = self.rng.random
-        scored = []
-        for m in house_moves:
-            g = gain[house_route[house_index[m.house]]]  # type: ignore[attr-defined]
-            if type(m) in _TAKE_BACK:
-                g = -g
-            scored.append((g + noise() * 1e-3, m))
-        scored.sort(key=lambda t: t[0], reverse=True)
-        return others + [m for _, m in scored[: self.width]]
+            kind = type(m)
+            if kind in _HOUSE_TYPES:
+                house_moves.append(m)
+            elif kind is Claim:
+                claims.append(m)
+            elif kind is Pawn:
+                pawn_moves.append(m)
+            elif kind is EndTurn:
+                ends.append(m)
+            else:
+                others.append(m)
+        if len(house_moves) > self.width:
+            gain = route_gains(state, me, self.weights)
+            board = state.board
+            house_route = board.house_route
+            house_index = board.house_index
+            noise = self.rng.random
+            scored = []
+            for m in house_moves:
+                g = gain[house_route[house_index[m.house]]]  # type: ignore[attr-defined]
+                if type(m) in _TAKE_BACK:
+                    g = -g
+                scored.append((g + noise() * 1e-3, m))
+            scored.sort(key=lambda t: t[0], reverse=True)
+            house_moves = [m for _, m in scored[: self.width]]
+        return claims + house_moves + others + pawn_moves + ends
 
 
 def route_gains(state: GameState, me: int, w: Weights = DEFAULT) -> list[float]:

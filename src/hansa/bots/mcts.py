@@ -17,7 +17,9 @@ The tree holds the searching seat's own decisions only.  Each iteration
    of how much the seat's margin over its best rival changed since the root;
 5. **backs up** the reward along the path.
 
-The move played is the root child with the most visits.  So the search plans the seat's own turn (and turns
+The move played is the root child with the most visits.  In a game that has gone on far longer than real games do
+(past ``Weights.long_game_rounds``), the bot plays the heuristic bot's move instead, whose stall breaker
+(:func:`~hansa.bots.heuristic.progress_pressure`) pushes the game to its end.  So the search plans the seat's own turn (and turns
 beyond it, as the budget allows) against opponents who answer as a sensible greedy player would, instead of
 against random play.  An iteration is one playout; ``last_stats`` reports how many ran.
 
@@ -37,7 +39,7 @@ from ..core.scoring import final_scores
 from ..core.state import GameState
 from .base import Bot
 from .evaluation import DEFAULT, Weights, evaluate, pawn_reach, tempo
-from .heuristic import HeuristicBot
+from .heuristic import HeuristicBot, progress_pressure
 
 LEVELS: dict[str, dict[str, float]] = {
     "easy": {"iterations": 60},
@@ -134,6 +136,9 @@ class MctsBot(Bot):
         if len(moves) == 1:
             return moves[0]
         me = state.decider
+        if progress_pressure(state, self.weights):  # a stalled game (see progress_pressure): play to end it
+            self.last_stats = {"iterations": 0, "seconds": time.perf_counter() - start, "playouts_per_second": 0.0}
+            return self.prior.choose(state, moves)
         self._me = me
         self._answers = {}
         root = Node(None, None)
