@@ -188,3 +188,31 @@ def test_heuristic_stall_breaker_only_in_very_long_games() -> None:
     assert progress_pressure(state) == 0.0
     state.turn += 20  # ten more rounds
     assert progress_pressure(state) == pytest.approx(10 * DEFAULT.pressure_per_round)
+
+
+@pytest.mark.parametrize("spec", ["heuristic", "mcts:iterations=30"])
+def test_stall_breaker_gathers_scattered_pieces_onto_a_short_route(spec: str) -> None:
+    """A stalled pawn game (far past a real game's length): seat 0 has no supply, no stock and two Traders on two
+    different 3-house routes.  The only way forward is one Move action that lifts both and drops them onto an empty
+    2-house route, then the claim; a piece-by-piece greedy never finds it (each single step looks worse)."""
+    import support
+    from hansa.bots.evaluation import DEFAULT
+
+    state = GameState.new(2, 0, {"two_player_variant": "pawn"}, start_player=0)
+    state.play(next(m for m in state.legal_moves() if m.text() == "pawn P05"))  # seat 1 places the pawn
+    support.put(state, "LUB-HAM:1", 0)
+    support.put(state, "GOE-QUE:1", 0)
+    support.set_pools(state, 0, sup=(0, 0), stk=(0, 0))
+    state.turn = int(DEFAULT.long_game_rounds * 2) + 20  # ten rounds into the stall breaker
+    first_turn = state.turn
+    bot = make_bot(spec, 5)
+    own: list[str] = []
+    while state.turn == first_turn and not state.is_over:
+        move = bot.choose(state)
+        own.append(move.text())
+        state.play(move)
+    two_house = [r.code for r in state.board.routes if len(r.houses) == 2]
+    claimed = [t for t in own if t.startswith("claim ")]
+    full = [code for code in two_house if all(state.houses[h] >= 0 and state.houses[h] >> 1 == 0 for h in state.board.route(code).houses)]
+    assert claimed or full, own
+    assert sum(t.startswith("lift ") for t in own) >= 2, own
