@@ -137,8 +137,9 @@ class HeuristicBot(Bot):
         return best
 
     def candidates(self, state: GameState, moves: list[Move], me: int) -> list[Move]:
-        """Every non-house move, plus the ``width`` house moves with the best prior, in the order a search should
-        try them: claims, house moves (best prior first), other moves, pawn moves, ending the turn."""
+        """Every non-house move, plus the ``width`` house moves with the best prior (at most one per kind of move
+        and route while there are enough routes), in the order a search should try them: claims, house moves (best
+        prior first), other moves, pawn moves, ending the turn."""
         claims: list[Move] = []
         others: list[Move] = []
         pawn_moves: list[Move] = []
@@ -169,7 +170,21 @@ class HeuristicBot(Bot):
                     g = -g
                 scored.append((g + noise() * 1e-3, m))
             scored.sort(key=lambda t: t[0], reverse=True)
-            house_moves = [m for _, m in scored[: self.width]]
+            # One move per (kind of move, route) first: the houses of one route are nearly interchangeable, and
+            # ``width`` moves onto the same two routes would leave the lookahead blind to every other route.
+            picked: list[Move] = []
+            spare: list[Move] = []
+            seen: set[tuple[type, int]] = set()
+            for _, m in scored:
+                key = (type(m), house_route[house_index[m.house]])  # type: ignore[attr-defined]
+                if key in seen:
+                    spare.append(m)
+                else:
+                    seen.add(key)
+                    picked.append(m)
+                    if len(picked) == self.width:
+                        break
+            house_moves = picked + spare[: self.width - len(picked)]
         return claims + house_moves + others + pawn_moves + ends
 
 
