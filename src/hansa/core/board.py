@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -65,10 +65,11 @@ class Route:
     houses: tuple[int, ...]  # global house indices
     tavern: bool
     tavern_xy: tuple[int, int] | None
+    #: Number of houses (``len(houses)``, stored because the engine asks for it constantly).
+    spaces: int = field(init=False)
 
-    @property
-    def spaces(self) -> int:
-        return len(self.houses)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "spaces", len(self.houses))
 
 
 @dataclass(frozen=True, slots=True)

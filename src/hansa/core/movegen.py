@@ -339,22 +339,26 @@ class MoveGenerator(Position):
 
     def _marker_routes(self) -> list[int]:
         """Routes that may take a replacement marker now (RULES.md §3.4)."""
-        board = self.board
-        out = []
-        free_office = self.options.marker_city_rule == "freeOffice"
-        for r, route in enumerate(board.routes):
-            if self.route_marker[r] >= 0 or self.route_free[r] != route.spaces:
-                continue
-            for c in route.cities:
-                if free_office:
-                    if self.city_filled[c] < len(board.cities[c].offices):
-                        break
-                elif self.city_filled[c] or self.extras[c]:
-                    break
-            else:
-                continue
-            out.append(r)
-        return out
+        ok = self._marker_route_ok
+        return [r for r in range(len(self.board.routes)) if ok(r)]
+
+    def _any_marker_route(self) -> bool:
+        """Is there at least one route that may take a replacement marker now?"""
+        ok = self._marker_route_ok
+        return any(ok(r) for r in range(len(self.board.routes)))
+
+    def _marker_route_ok(self, r: int) -> bool:
+        """May route ``r`` take a replacement marker now: no marker, empty, and a city beside it with an office
+        (or, under the ``freeOffice`` option, a free office) (RULES.md §3.4)?"""
+        route = self.board.routes[r]
+        if self.route_marker[r] >= 0 or self.route_free[r] != route.spaces:
+            return False
+        filled = self.city_filled
+        if self.options.marker_city_rule == "freeOffice":
+            cities = self.board.cities
+            return any(filled[c] < len(cities[c].offices) for c in route.cities)
+        extras = self.extras
+        return any(filled[c] or extras[c] for c in route.cities)
 
     def _pawn_options(self, paid: bool) -> list[Move]:
         """Pawn moves: paid to any other province, free across 1 or 2 borders (RULES.md §5.B)."""

@@ -775,7 +775,7 @@ class GameState(MoveGenerator):
         self._end_turn()
 
     def _end_turn(self) -> None:
-        if self.plate[self.current] and self._marker_routes():
+        if self.plate[self.current] and self._any_marker_route():
             self.phase = Phase.MARKERS
             return
         self._after_markers()
@@ -790,7 +790,7 @@ class GameState(MoveGenerator):
     def _do_place_marker(self, move: PlaceMarker) -> None:
         self._need_phase(Phase.MARKERS, "Placing a bonus marker")
         r = self._route(move.route)
-        if r not in self._marker_routes():
+        if not self._marker_route_ok(r):
             route = self.board.routes[r]
             if self.route_marker[r] >= 0:
                 why = "it already has a bonus marker"
@@ -805,7 +805,7 @@ class GameState(MoveGenerator):
         self.route_marker[r] = self.plate[p][0]
         self.plate[p] = self.plate[p][1:]
         self._after_marker_placed(r)
-        if not self.plate[p] or not self._marker_routes():
+        if not self.plate[p] or not self._any_marker_route():
             self._after_markers()
 
     def _after_marker_placed(self, r: int) -> None:
