@@ -10,7 +10,20 @@ from __future__ import annotations
 
 import random
 
-from ..core.moves import Claim, Displace, Drop, EndTurn, Lift, LiftExtra, Move, Pawn, Place, Relocate, Remove
+from ..core.moves import (
+    Claim,
+    Displace,
+    Drop,
+    EndTurn,
+    Lift,
+    LiftExtra,
+    Move,
+    Pawn,
+    Place,
+    PlaceMarker,
+    Relocate,
+    Remove,
+)
 from ..core.state import GameState, Phase
 from .base import Bot
 from .evaluation import DEFAULT, Weights, city_table, claim_with, evaluate, pawn_reach, relative, tempo
@@ -144,6 +157,7 @@ class HeuristicBot(Bot):
         others: list[Move] = []
         pawn_moves: list[Move] = []
         ends: list[Move] = []
+        markers: list[Move] = []
         house_moves: list[Move] = []
         for m in moves:
             kind = type(m)
@@ -155,6 +169,8 @@ class HeuristicBot(Bot):
                 pawn_moves.append(m)
             elif kind is EndTurn:
                 ends.append(m)
+            elif kind is PlaceMarker:
+                markers.append(m)
             else:
                 others.append(m)
         if len(house_moves) > self.width:
@@ -185,7 +201,12 @@ class HeuristicBot(Bot):
                     if len(picked) == self.width:
                         break
             house_moves = picked + spare[: self.width - len(picked)]
-        return claims + house_moves + others + pawn_moves + ends
+        if len(markers) > self.width:  # where to put a replacement marker: the routes it helps most
+            gain = route_gains(state, me, self.weights)
+            index = state.board.route_index
+            markers.sort(key=lambda m: gain[index[m.route]], reverse=True)  # type: ignore[attr-defined]
+            markers = markers[: self.width]
+        return claims + house_moves + markers + others + pawn_moves + ends
 
 
 def route_gains(state: GameState, me: int, w: Weights = DEFAULT) -> list[float]:
