@@ -150,9 +150,9 @@ class MctsBot(Bot):
         self._baseline = _margin(evaluate(state, self.weights), me) + tempo(state, me, self.weights) + pawn_reach(state, me, self.weights)
         done = 0
         while done < limit:
-            if done:  # time budget: stop when one more iteration of the average length would overrun it
-                now = time.perf_counter()
-                if now + (now - start) / done > deadline:
+            if done:  # time budget: stop when two more iterations of the average length would overrun it
+                now = time.perf_counter()  # (so that the budget holds although some iterations are longer)
+                if now + 2.0 * (now - start) / done > deadline:
                     break
             self._iterate(state, root)
             done += 1
