@@ -60,6 +60,7 @@ def main() -> None:
             "mean": round(statistics.fmean(rates)),
             "min": round(min(rates)),
             "max": round(max(rates)),
+            "per_position": [round(r) for r in rates],
         },
         "mcts_budget_seconds": args.seconds,
         "mcts_seconds_used": {"mean": round(statistics.fmean(spent), 4), "max": round(max(spent), 4)},

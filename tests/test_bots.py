@@ -216,3 +216,34 @@ def test_stall_breaker_gathers_scattered_pieces_onto_a_short_route(spec: str) ->
     full = [code for code in two_house if all(state.houses[h] >= 0 and state.houses[h] >> 1 == 0 for h in state.board.route(code).houses)]
     assert claimed or full, own
     assert sum(t.startswith("lift ") for t in own) >= 2, own
+
+
+def test_public_key_ignores_only_the_hidden_markers() -> None:
+    """Determinizations of a position share its public key; a visible change (one more piece) does not."""
+    state, _ = play(3, 2, ["heuristic"] * 3, limit=120)
+    rng = random.Random(0)
+    guesses = [state.determinized(rng) for _ in range(5)]
+    assert len({g.key() for g in guesses + [state]}) > 1  # the hidden order does differ
+    assert {g.public_key() for g in guesses} == {state.public_key()}
+    child = state.copy()
+    child.play(child.legal_moves()[0])
+    assert child.public_key() != state.public_key()
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_memoized_evaluation_equals_a_fresh_one(players: int) -> None:
+    """The office facts and claim tables are memoized by office layout: with the memo warm from a whole game,
+    every evaluation equals the one computed from scratch (so the memo key misses nothing they depend on)."""
+    from hansa.bots import evaluation
+
+    state = GameState.new(players, 11)
+    bots = [make_bot("heuristic", 20 + i) for i in range(players)]
+    seen = []
+    while not state.is_over:
+        seen.append(state.copy())
+        state.play(bots[state.decider].choose(state))
+    warm = [(evaluation.evaluate(s), [evaluation.claim_value(s, p, r) for p in range(players) for r in range(0, len(s.board.routes), 3)]) for s in seen]
+    for s, expected in zip(seen, warm):
+        evaluation._FACTS.clear()
+        fresh = (evaluation.evaluate(s), [evaluation.claim_value(s, p, r) for p in range(players) for r in range(0, len(s.board.routes), 3)])
+        assert fresh == expected
