@@ -6,22 +6,24 @@ The tree holds the searching seat's own decisions only.  Each iteration
    reshuffled with :meth:`~hansa.core.state.GameState.determinized`, so the bot never learns them);
 2. **selects** own moves with UCB1 among the moves legal in that determinization (the candidates are the
    heuristic bot's: every non-house move and the best ``width`` house moves by its route prior);
-3. after every own move, plays a **heuristic-guided playout** up to the seat's next real choice: every other
-   seat's decision (a whole turn, a relocation, ...) and every forced move of its own is played by the
+3. after every own move it selects, plays a **heuristic-guided playout** up to the seat's next real choice: every
+   other seat's decision (a whole turn, a relocation, ...) and every forced move of its own is played by the
    heuristic bot's one-action lookahead (:class:`~hansa.bots.heuristic.HeuristicBot` with ``model_width``
    house candidates).  The playout is cached on the edge and replayed by later iterations (recomputed from the
    first move that a different determinization makes illegal), and the model's answers are kept by public
    position, so a position reached again (own moves in another order) costs no new lookahead;
-4. **expands** one untried own move, and scores the position where the seat must choose again with
-   :func:`hansa.bots.evaluation.evaluate` (or the final scores when the game is over): the reward is a logistic
-   of how much the seat's margin over its best rival changed since the root;
+4. **expands** one untried own move and scores the position right after it with
+   :func:`hansa.bots.evaluation.evaluate` (or the final scores when the game is over); the other seats' answers
+   to it are played out only when the search comes back to that node, so a move tried once costs no opponent
+   modelling.  The reward is a logistic of how much the seat's margin over its best rival changed since the root
+   (plus its actions left and, in the pawn variant, the pawn's reach);
 5. **backs up** the reward along the path.
 
-The move played is the root child with the most visits.  In a game that has gone on far longer than real games do
-(past ``Weights.long_game_rounds``), the bot plays the heuristic bot's move instead, whose stall breaker
-(:func:`~hansa.bots.heuristic.progress_pressure`) pushes the game to its end.  So the search plans the seat's own turn (and turns
-beyond it, as the budget allows) against opponents who answer as a sensible greedy player would, instead of
-against random play.  An iteration is one playout; ``last_stats`` reports how many ran.
+The move played is the root child with the most visits.  So the search plans the seat's own turn (and turns beyond
+it, as the budget allows) against opponents who answer as a sensible greedy player would, instead of against
+random play.  In a game that has gone on far longer than real games do (past ``Weights.long_game_rounds``), the
+bot plays the heuristic bot's move instead, whose stall breaker (:func:`~hansa.bots.heuristic.progress_pressure`)
+pushes the game to its end.  An iteration is one playout; ``last_stats`` reports how many ran.
 
 Budgets: ``iterations`` or ``seconds`` per decision.  Levels: easy = 60 iterations, medium = 250 iterations,
 hard = 1.0 second.
@@ -146,13 +148,14 @@ class MctsBot(Bot):
         if len(root.options) == 1:
             return root.options[0]
         deadline = start + self.seconds if self.seconds is not None else math.inf
+        reserve = min(0.002, 0.01 * self.seconds) if self.seconds is not None else 0.0
         limit = self.iterations if self.iterations is not None else 10**9
         self._baseline = _margin(evaluate(state, self.weights), me) + tempo(state, me, self.weights) + pawn_reach(state, me, self.weights)
         done = 0
         while done < limit:
-            if done:  # time budget: stop when two more iterations of the average length would overrun it
-                now = time.perf_counter()  # (so that the budget holds although some iterations are longer)
-                if now + 2.0 * (now - start) / done > deadline:
+            if done:  # time budget: stop when two more iterations of the average length (and the choice of
+                now = time.perf_counter()  # the move, 2 ms) would overrun it: some iterations are longer
+                if now + 2.0 * (now - start) / done + reserve > deadline:
                     break
             self._iterate(state, root)
             done += 1
@@ -182,8 +185,7 @@ class MctsBot(Bot):
                     s.play(untried)
                 except IllegalMoveError:  # not legal in this determinization (hidden markers): skip it here
                     break
-                child = Node(untried, node)
-                child.playout = self._playout(s, [])
+                child = Node(untried, node)  # its playout is played when the search comes back to it
                 node.children[untried] = child
                 node = child
                 break
