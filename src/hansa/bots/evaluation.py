@@ -111,13 +111,13 @@ def office_summary(state: GameState) -> tuple[list[int | None], list[dict[int, i
     return facts[0], facts[1]
 
 
-#: Memo of :func:`_office_facts`, keyed by board side, seat count and the office layout.
 #: Per city: (control point now, next office needs a Merchant, best benefit with that kind, best otherwise).
 CityTable = list[tuple[float, bool, float, float]]
 _Facts = tuple[
     list[int | None], list[dict[int, int]], list[int], list[int], list[int],
     dict[tuple[int, tuple[int, ...], bool], tuple[Weights, CityTable]],
 ]
+#: Memo of :func:`_office_facts`, keyed by board side, seat count and the office layout.
 _FACTS: dict[tuple[object, ...], _Facts] = {}
 _FACTS_LIMIT = 20_000
 
@@ -219,9 +219,8 @@ def _final(state: GameState, p: int, facts: _Facts) -> float:
     return total
 
 
-def claim_value(state: GameState, p: int, r: int, ctrl: list[int | None] | None = None, w: Weights = DEFAULT) -> float:
-    """What claiming route ``r`` would be worth to ``p`` (control points now + the best benefit + its marker).
-    ``ctrl`` is accepted for compatibility; the controllers always come from ``state``."""
+def claim_value(state: GameState, p: int, r: int, w: Weights = DEFAULT) -> float:
+    """What claiming route ``r`` would be worth to ``p`` (control points now + the best benefit + its marker)."""
     return claim_with(state, p, r, _city_table(state, p, w, _office_facts(state)), w)
 
 

@@ -151,8 +151,9 @@ class HeuristicBot(Bot):
 
     def candidates(self, state: GameState, moves: list[Move], me: int) -> list[Move]:
         """Every non-house move, plus the ``width`` house moves with the best prior (at most one per kind of move
-        and route while there are enough routes), in the order a search should try them: claims, house moves (best
-        prior first), other moves, pawn moves, ending the turn."""
+        and route while there are enough routes) and at most ``width`` replacement-marker placements (on the routes
+        that gain ``me`` most), in the order a search should try them: claims, house moves (best prior first),
+        marker placements, other moves, pawn moves, ending the turn."""
         claims: list[Move] = []
         others: list[Move] = []
         pawn_moves: list[Move] = []
@@ -181,18 +182,17 @@ class HeuristicBot(Bot):
             noise = self.rng.random
             scored = []
             for m in house_moves:
-                g = gain[house_route[house_index[m.house]]]  # type: ignore[attr-defined]
-                if type(m) in _TAKE_BACK:
-                    g = -g
-                scored.append((g + noise() * 1e-3, m))
+                r = house_route[house_index[m.house]]  # type: ignore[attr-defined]
+                g = -gain[r] if type(m) in _TAKE_BACK else gain[r]
+                scored.append((g + noise() * 1e-3, r, m))
             scored.sort(key=lambda t: t[0], reverse=True)
             # One move per (kind of move, route) first: the houses of one route are nearly interchangeable, and
             # ``width`` moves onto the same two routes would leave the lookahead blind to every other route.
             picked: list[Move] = []
             spare: list[Move] = []
             seen: set[tuple[type, int]] = set()
-            for _, m in scored:
-                key = (type(m), house_route[house_index[m.house]])  # type: ignore[attr-defined]
+            for _, r, m in scored:
+                key = (type(m), r)
                 if key in seen:
                     spare.append(m)
                 else:
@@ -228,6 +228,6 @@ def route_gains(state: GameState, me: int, w: Weights = DEFAULT) -> list[float]:
             out.append(-0.5 + 0.2 * own)  # contested: little value in adding more
             continue
         value = claim_with(state, me, route.index, table, w)
-        n = len(route.houses)
+        n = route.spaces
         out.append(value * (((own + 1) / n) ** 2 - (own / n) ** 2))
     return out

@@ -150,7 +150,7 @@ class MctsBot(Bot):
         deadline = start + self.seconds if self.seconds is not None else math.inf
         reserve = min(0.002, 0.01 * self.seconds) if self.seconds is not None else 0.0
         limit = self.iterations if self.iterations is not None else 10**9
-        self._baseline = _margin(evaluate(state, self.weights), me) + tempo(state, me, self.weights) + pawn_reach(state, me, self.weights)
+        self._baseline = self._standing(state, evaluate(state, self.weights))
         done = 0
         while done < limit:
             if done:  # time budget: stop when two more iterations of the average length (and the choice of
@@ -254,8 +254,13 @@ class MctsBot(Bot):
             values = [float(b.total) for b in final_scores(s)]
         else:
             values = evaluate(s, self.weights)
-        d = (_margin(values, self._me) + tempo(s, self._me, self.weights) + pawn_reach(s, self._me, self.weights) - self._baseline) / self.scale
+        d = (self._standing(s, values) - self._baseline) / self.scale
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, d))))
+
+    def _standing(self, s: GameState, values: list[float]) -> float:
+        """The searching seat's margin over its best rival in ``values``, plus its actions left and pawn reach."""
+        me, w = self._me, self.weights
+        return _margin(values, me) + tempo(s, me, w) + pawn_reach(s, me, w)
 
 
 def _margin(values: list[float], p: int) -> float:
