@@ -2,7 +2,7 @@
 
 Players are seats 0, 1, 2, ... and tests call them A, B, C, D.  ``new_state`` fixes the start player to A so
 seat 0 is active.  The builders edit a :class:`GameState` directly (tests only) and keep the derived counters
-(free houses per route, filled offices per city, completed cities) consistent.
+(free houses and their moves, each owner's houses, full routes, filled offices per city, completed cities) consistent.
 """
 
 from __future__ import annotations
@@ -36,21 +36,13 @@ def route_houses(state: GameState, route: str) -> list[str]:
 
 def put(state: GameState, name: str, owner: int, kind: str = "T") -> None:
     """Put a piece of ``owner`` on house ``name`` (created from nowhere: tests of piece counts use real moves)."""
-    h = house(state, name)
-    r = state.board.house_route[h]
-    if state.houses[h] < 0:
-        state.route_free[r] -= 1
-        state.free_total -= 1
-    state.houses[h] = owner * 2 + KIND[kind]
+    state.houses[house(state, name)] = owner * 2 + KIND[kind]
+    state._reindex()
 
 
 def clear(state: GameState, name: str) -> None:
-    h = house(state, name)
-    if state.houses[h] >= 0:
-        r = state.board.house_route[h]
-        state.route_free[r] += 1
-        state.free_total += 1
-        state.houses[h] = EMPTY
+    state.houses[house(state, name)] = EMPTY
+    state._reindex()
 
 
 def fill_route(state: GameState, route: str, owner: int, kinds: str | None = None) -> None:

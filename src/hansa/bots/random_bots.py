@@ -19,7 +19,7 @@ class UniformRandomBot(Bot):
 
     def choose(self, state: GameState, legal: list[Move] | None = None) -> Move:
         moves = legal if legal is not None else state.legal_moves()
-        return moves[self.rng.randrange(len(moves))]
+        return moves[int(self.rng.random() * len(moves))]
 
 
 class ClaimingRandomBot(Bot):
@@ -32,9 +32,9 @@ class ClaimingRandomBot(Bot):
 
     def choose(self, state: GameState, legal: list[Move] | None = None) -> Move:
         moves = legal if legal is not None else state.legal_moves()
-        claims = [m for m in moves if type(m) is Claim]
-        pool = claims or moves
-        return pool[self.rng.randrange(len(pool))]
+        if state.can_claim():  # cheap test first: most positions have no claim
+            moves = [m for m in moves if type(m) is Claim] or moves
+        return moves[int(self.rng.random() * len(moves))]
 
 
 class PurposefulRandomBot(Bot):

@@ -14,7 +14,7 @@ def check_invariants(state: GameState, previous_scores: list[int] | None = None)
     """Raise :class:`InvariantError` if ``state`` breaks an invariant.
 
     * each player's 27 Traders and 4 Merchants are all accounted for;
-    * every house holds at most one piece and the free-house counters agree with the houses;
+    * every house holds at most one piece and the free-house counters and house indexes agree with the houses;
     * printed offices fill left to right without gaps; the completed-cities counter matches;
     * scores never fall (when ``previous_scores`` is given);
     * every bonus marker is somewhere: board, plates, players (unused or used), face-down supply, or discarded;
@@ -26,15 +26,14 @@ def check_invariants(state: GameState, previous_scores: list[int] | None = None)
             raise InvariantError(f"seat {p} has {got[0]} Traders and {got[1]} Merchants, not 27 and 4")
         if min(state.sup_t[p], state.sup_m[p], state.stk_t[p], state.stk_m[p]) < 0:
             raise InvariantError(f"seat {p} has a negative supply or stock")
-    house_route = board.house_route
-    free = [0] * len(board.routes)
-    for h, code in enumerate(state.houses):
-        if code < 0:
-            free[house_route[h]] += 1
-    if free != state.route_free:
-        raise InvariantError(f"free-house counters {state.route_free} disagree with the houses {free}")
-    if sum(free) != state.free_total:
-        raise InvariantError(f"free-house total {state.free_total} != {sum(free)}")
+    route_free, free_total, free, free_moves, own, full = state._indexes()
+    if route_free != state.route_free:
+        raise InvariantError(f"free-house counters {state.route_free} disagree with the houses {route_free}")
+    if free_total != state.free_total:
+        raise InvariantError(f"free-house total {state.free_total} != {free_total}")
+    for name, value in (("free", free), ("free_moves", free_moves), ("own", own), ("full", full)):
+        if value != getattr(state, name):
+            raise InvariantError(f"house index {name} {getattr(state, name)} disagrees with the houses ({value})")
     completed = 0
     offices = state.offices
     for c in board.cities:

@@ -23,15 +23,14 @@ from .moves import (
     Done,
     EndTurn,
     Improve,
-    Income,
     Move,
     NeutralOffice,
     PlaceMarker,
     Shift,
-    Swap,
     TakeExtra,
     UseMarker,
 )
+from .movetable import INCOME
 from .position import _BAG_VALUES, _BOOK_VALUES, Phase, Position, _priv
 
 _END_TURN = EndTurn()
@@ -64,6 +63,15 @@ class MoveGenerator(Position):
             return []
         return self._gen_two_player()
 
+    def can_claim(self) -> bool:
+        """True when the deciding player may claim a route now, i.e. :meth:`legal_moves` holds a Claim (cheaper
+        than scanning the list)."""
+        return (
+            self.phase == Phase.ACTIONS
+            and self.actions_used < self.allowance()
+            and bool(self._claimable_routes(self.current))
+        )
+
     def _gen_two_player(self) -> list[Move]:
         phase = self.phase
         if phase == Phase.PAWN_SETUP:
@@ -92,33 +100,37 @@ class MoveGenerator(Position):
             st, sm = self.stk_t[p], self.stk_m[p]
             if st or sm:
                 out.extend(self._income_options(p))
-            # Place
+            # Place (the Place moves of the free houses are kept up to date move by move)
             sp_t, sp_m = self.sup_t[p], self.sup_m[p]
             if sp_t or sp_m:
                 if allowed is None:
-                    free = [h for h, code in enumerate(houses) if code < 0]
+                    if sp_t:
+                        out.extend(self.free_moves[0])
+                    if sp_m:
+                        out.extend(self.free_moves[1])
                 else:
                     house_route = self.board.house_route
-                    free = [h for h, code in enumerate(houses) if code < 0 and house_route[h] in allowed]
-                pt, pm = mt.place
-                if sp_t:
-                    out.extend([pt[h] for h in free])
-                if sp_m:
-                    out.extend([pm[h] for h in free])
-            # Displace (the options per house and supply are precomputed)
+                    free = [h for h in self.free if house_route[h] in allowed]
+                    pt, pm = mt.place
+                    if sp_t:
+                        out.extend([pt[h] for h in free])
+                    if sp_m:
+                        out.extend([pm[h] for h in free])
+            # Displace (the options per house and supply are precomputed): other owners' pieces, seat by seat
             if sp_t + sp_m >= 2:
                 base = (min(sp_t, 3) * 4 + min(sp_m, 3)) * 2
                 table = mt.displace_options
                 house_route = self.board.house_route
-                for h, code in enumerate(houses):
-                    if code < 0 or code >> 1 == p:
+                for q, owned in enumerate(self.own):
+                    if q == p:
                         continue
-                    if allowed is not None and house_route[h] not in allowed:
-                        continue
-                    out.extend(table[h][base + (code & 1)])
+                    for h in owned:
+                        if allowed is not None and house_route[h] not in allowed:
+                            continue
+                        out.extend(table[h][base + (houses[h] & 1)])
             # Move (lift own pieces)
             lift = mt.lift
-            out.extend([lift[h] for h, code in enumerate(houses) if code >> 1 == p])
+            out.extend([lift[h] for h in self.own[p]])
             # Claim
             for r in self._claimable_routes(p):
                 out.extend(self._claim_options(p, r))
@@ -135,17 +147,15 @@ class MoveGenerator(Position):
         st, sm = self.stk_t[p], self.stk_m[p]
         n = min(_BAG_VALUES[self.levels[p * 5 + BAGS]], st + sm)
         if self.options.income_up_to:
-            return [Income(t, m) for total in range(1, n + 1) for m in range(max(0, total - st), min(sm, total) + 1) for t in (total - m,)]
-        return [Income(n - m, m) for m in range(max(0, n - st), min(sm, n) + 1)]
+            return [INCOME[total - m][m] for total in range(1, n + 1) for m in range(max(0, total - st), min(sm, total) + 1)]
+        return [INCOME[n - m][m] for m in range(max(0, n - st), min(sm, n) + 1)]
 
     def _claimable_routes(self, p: int) -> list[int]:
         out = []
         houses = self.houses
         lo = p * 2
         allowed = self._allowed
-        for r, free in enumerate(self.route_free):
-            if free:
-                continue
+        for r in self.full:
             if allowed is not None and r not in allowed:
                 continue
             for h in self.board.routes[r].houses:
@@ -218,23 +228,29 @@ class MoveGenerator(Position):
                 return True
             if kind == REMOVE3 and self._removable_any(p):
                 return True
-            if kind == SWAP_OFFICES and self._swap_options(p):
+            if kind == SWAP_OFFICES and self._swap_options(p, first=True):
                 return True
         return False
 
-    def _swap_options(self, p: int) -> list[Move]:
+    def _swap_options(self, p: int, first: bool = False) -> list[Move]:
+        """The legal Swap-offices moves (only the first one found when ``first``)."""
         out: list[Move] = []
         need_own = self.options.swap_needs_own
         offices = self.offices
+        swap = self._mt.swap
+        filled = self.city_filled
         for city in self.board.cities:
+            n = filled[city.index]
+            if n < 2:  # printed offices fill left to right: two neighbours need two filled offices
+                continue
             base = city.office_base
-            for i in range(len(city.offices) - 1):
+            for i in range(n - 1):
                 a, b = offices[base + i], offices[base + i + 1]
-                if a < 0 or b < 0:
-                    continue
                 if need_own and a >> 1 != p and b >> 1 != p:
                     continue
-                out.append(Swap(city.code, i + 1))
+                out.append(swap[city.index][i])
+                if first:
+                    return out
         return out
 
     def _removable(self, p: int, code: int) -> bool:
@@ -252,17 +268,14 @@ class MoveGenerator(Position):
     def _gen_move(self) -> list[Move]:
         p = self.current
         out: list[Move] = []
-        houses = self.houses
         if not self.dropping and self.lifted < _BOOK_VALUES[self.levels[p * 5 + BOOK]]:
             lift = self._mt.lift
-            out.extend([lift[h] for h, code in enumerate(houses) if code >> 1 == p])
-        free = [h for h, code in enumerate(houses) if code < 0]
-        d_t, d_m = self._mt.drop
+            out.extend([lift[h] for h in self.own[p]])
         hand = self.hand
         if TRADER in hand:
-            out.extend([d_t[h] for h in free])
+            out.extend(self.free_moves[2])
         if MERCHANT in hand:
-            out.extend([d_m[h] for h in free])
+            out.extend(self.free_moves[3])
         return out
 
     def _relocation_distance(self) -> int:

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from .board import Board
-from .moves import Displace, Drop, Lift, LiftExtra, Pawn, Place, Relocate, Remove
+from .constants import MERCHANTS_PER_PLAYER, TRADERS_PER_PLAYER
+from .moves import Displace, Drop, Income, Lift, LiftExtra, Pawn, Place, Relocate, Remove, Swap
 
 _PAYS = (("T", "M"), ("TT", "TM", "MM"))  # penalty strings by (k - 1) and number of Merchants paid
 
@@ -27,6 +28,14 @@ class MoveTable:
     pawn: tuple[tuple[Pawn, ...], tuple[Pawn, ...]]
     #: displace_options[house][(min(supply T, 3) * 4 + min(supply M, 3)) * 2 + k - 1]: every legal Displace there
     displace_options: tuple[tuple[tuple[Displace, ...], ...], ...]
+    #: swap[city][i]: swap printed offices i and i + 1 (0-based) of the city
+    swap: tuple[tuple[Swap, ...], ...]
+
+
+#: INCOME[traders][merchants] for every amount an Income can take (Money bags "C" takes the whole stock)
+INCOME = tuple(
+    tuple(Income(t, m) for m in range(MERCHANTS_PER_PLAYER + 1)) for t in range(TRADERS_PER_PLAYER + 1)
+)
 
 
 def _displace_options(row: tuple[tuple[tuple[Displace, ...], ...], ...]) -> tuple[tuple[Displace, ...], ...]:
@@ -65,4 +74,5 @@ def move_table(board: Board) -> MoveTable:
         displace=displace,
         pawn=tuple(tuple(Pawn(p.code, paid) for p in board.provinces) for paid in (False, True)),  # type: ignore[arg-type]
         displace_options=tuple(_displace_options(row) for row in displace),
+        swap=tuple(tuple(Swap(c.code, i + 1) for i in range(len(c.offices) - 1)) for c in board.cities),
     )

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, insort
 from collections import Counter
 from enum import IntEnum
 from itertools import chain
@@ -31,6 +32,7 @@ from .constants import (
     TRADER,
 )
 from .errors import InvalidOptionError
+from .moves import Move
 from .movetable import MoveTable, move_table
 from .options import GameOptions
 
@@ -60,7 +62,7 @@ class Position:
     __slots__ = (
         "board", "options", "players", "seed", "_mt",
         # board
-        "houses", "route_free", "free_total", "route_marker", "offices", "city_filled", "extras", "table",
+        "houses", "route_free", "free_total", "free", "free_moves", "own", "full", "route_marker", "offices", "city_filled", "extras", "table",
         "completed", "ew_paid", "marker_supply",
         # players
         "sup_t", "sup_m", "stk_t", "stk_m", "levels", "score", "markers", "used_markers", "plate",
@@ -78,6 +80,10 @@ class Position:
     seed: int | None
     houses: list[int]
     route_free: list[int]
+    free: list[int]
+    free_moves: list[list[Move]]
+    own: list[list[int]]
+    full: list[int]
     route_marker: list[int]
     offices: list[int]
     city_filled: list[int]
@@ -151,8 +157,7 @@ class Position:
         self.seed = seed
         self._mt = move_table(board)
         self.houses = [EMPTY] * board.house_count
-        self.route_free = [r.spaces for r in board.routes]
-        self.free_total = board.house_count
+        self._reindex()
         self.route_marker = [EMPTY] * len(board.routes)
         self.offices = [EMPTY] * board.office_count
         self.city_filled = [0] * len(board.cities)
@@ -236,10 +241,90 @@ class Position:
         if not free:
             return
         middle = houses[(len(houses) - 1) // 2]
-        h = middle if middle in free else free[0]
-        self.houses[h] = NEUTRAL * 2
-        self.route_free[r] -= 1
+        self._occupy(middle if middle in free else free[0], NEUTRAL * 2)
+
+    # ------------------------------------------------------------------------------------------ house indexes
+
+    def _reindex(self) -> None:
+        """Recompute everything derived from :attr:`houses`: free-house counters, the free houses with their
+        Place/Drop moves, each owner's houses and the full routes.  The rules keep these in step move by move
+        (:meth:`_occupy`, :meth:`_vacate`, :meth:`_replace`); this rebuilds them after the houses were set
+        directly (setup, snapshots, test builders)."""
+        (self.route_free, self.free_total, self.free, self.free_moves, self.own, self.full) = self._indexes()
+
+    def _indexes(self) -> tuple[list[int], int, list[int], list[list[Move]], list[list[int]], list[int]]:
+        """``(route_free, free_total, free, free_moves, own, full)`` computed from the houses alone."""
+        board = self.board
+        mt = self._mt
+        route_free = [0] * len(board.routes)
+        house_route = board.house_route
+        free: list[int] = []
+        own: list[list[int]] = [[] for _ in range(NEUTRAL + 1)]
+        for h, code in enumerate(self.houses):
+            if code < 0:
+                route_free[house_route[h]] += 1
+                free.append(h)
+            else:
+                own[code >> 1].append(h)
+        (place_t, place_m), (drop_t, drop_m) = mt.place, mt.drop
+        free_moves: list[list[Move]] = [
+            [place_t[h] for h in free],
+            [place_m[h] for h in free],
+            [drop_t[h] for h in free],
+            [drop_m[h] for h in free],
+        ]
+        full = [r for r, n in enumerate(route_free) if n == 0]
+        return route_free, len(free), free, free_moves, own, full
+
+    def _occupy(self, h: int, code: int) -> None:
+        """Put the piece ``code`` on the free house ``h``."""
+        self.houses[h] = code
+        r = self.board.house_route[h]
+        left = self.route_free[r] - 1
+        self.route_free[r] = left
         self.free_total -= 1
+        if left == 0:
+            insort(self.full, r)
+        free = self.free
+        i = bisect_left(free, h)
+        del free[i]
+        for moves in self.free_moves:
+            del moves[i]
+        insort(self.own[code >> 1], h)
+
+    def _vacate(self, h: int) -> int:
+        """Take the piece off the occupied house ``h``; return its code."""
+        houses = self.houses
+        code = houses[h]
+        houses[h] = EMPTY
+        r = self.board.house_route[h]
+        left = self.route_free[r]
+        if left == 0:
+            self.full.remove(r)
+        self.route_free[r] = left + 1
+        self.free_total += 1
+        free = self.free
+        i = bisect_left(free, h)
+        free.insert(i, h)
+        mt = self._mt
+        place, drop = mt.place, mt.drop
+        fm = self.free_moves
+        fm[0].insert(i, place[0][h])
+        fm[1].insert(i, place[1][h])
+        fm[2].insert(i, drop[0][h])
+        fm[3].insert(i, drop[1][h])
+        self.own[code >> 1].remove(h)
+        return code
+
+    def _replace(self, h: int, code: int) -> int:
+        """Put ``code`` on the occupied house ``h`` in place of its piece; return the old piece's code."""
+        houses = self.houses
+        old = houses[h]
+        houses[h] = code
+        if old >> 1 != code >> 1:
+            self.own[old >> 1].remove(h)
+            insort(self.own[code >> 1], h)
+        return old
 
     def copy(self) -> Self:
         """An independent copy of this position (cheap: a few flat lists are copied)."""
@@ -252,6 +337,10 @@ class Position:
         new.houses = self.houses[:]
         new.route_free = self.route_free[:]
         new.free_total = self.free_total
+        new.free = self.free[:]
+        new.free_moves = [moves[:] for moves in self.free_moves]
+        new.own = [houses[:] for houses in self.own]
+        new.full = self.full[:]
         new.route_marker = self.route_marker[:]
         new.offices = self.offices[:]
         new.city_filled = self.city_filled[:]
@@ -382,6 +471,7 @@ class Position:
                 value = list(value)
             setattr(self, name, value)
         self.phase = Phase(data["phase"])
+        self._reindex()
         self._allowed = frozenset(self.board.provinces[self.pawn].routes) if self.pawn >= 0 else None
         return self
 

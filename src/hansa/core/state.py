@@ -178,9 +178,7 @@ class GameState(MoveGenerator):
         r = self.board.house_route[h]
         self._check_route_allowed(r, "Place")
         (self.sup_m if kind else self.sup_t)[p] -= 1
-        self.houses[h] = p * 2 + kind
-        self.route_free[r] -= 1
-        self.free_total -= 1
+        self._occupy(h, p * 2 + kind)
         self.actions_used += 1
         self._after_action()
 
@@ -216,7 +214,7 @@ class GameState(MoveGenerator):
         self.sup_m[p] = rm - pay_m
         self.stk_t[p] += k - pay_m
         self.stk_m[p] += pay_m
-        self.houses[h] = p * 2 + kind
+        self._replace(h, p * 2 + kind)
         self.actions_used += 1
         owner = code >> 1
         if self.free_total - self.route_free[r] <= 0:
@@ -265,10 +263,7 @@ class GameState(MoveGenerator):
             self.lifted = 0
             self.dropping = False
             self.hand = ()
-        self.houses[h] = EMPTY
-        r = self.board.house_route[h]
-        self.route_free[r] += 1
-        self.free_total += 1
+        self._vacate(h)
         self.hand = self.hand + (code & 1,)
         self.lifted += 1
 
@@ -281,10 +276,7 @@ class GameState(MoveGenerator):
             raise IllegalMoveError(f"you have not lifted a {_KIND_NAME[kind]}", "§2.5")
         if self.houses[h] >= 0:
             raise IllegalMoveError(f"house {move.house} is occupied; moving never displaces", "§2.5")
-        self.houses[h] = p * 2 + kind
-        r = self.board.house_route[h]
-        self.route_free[r] -= 1
-        self.free_total -= 1
+        self._occupy(h, p * 2 + kind)
         self.hand = _without(self.hand, kind)
         self.dropping = True
         if not self.hand:
@@ -403,13 +395,10 @@ class GameState(MoveGenerator):
         # (c) the benefit, then (d) every other route piece to the stock
         kind_t = kind_m = 0
         for h in route.houses:
-            if self.houses[h] & 1:
+            if self._vacate(h) & 1:
                 kind_m += 1
             else:
                 kind_t += 1
-            self.houses[h] = EMPTY
-        self.route_free[r] = route.spaces
-        self.free_total += route.spaces
         what, target, kind = benefit
         if kind == TRADER:
             kind_t -= 1
@@ -500,9 +489,7 @@ class GameState(MoveGenerator):
                 f"{self.board.routes[r].code} is at distance {dist}",
                 "§2.4",
             )
-        self.houses[h] = self.rl_owner * 2 + kind
-        self.route_free[r] -= 1
-        self.free_total -= 1
+        self._occupy(h, self.rl_owner * 2 + kind)
         self.hand = _without(self.hand, kind)
         self._after_neutral_placement(r)
         self._relocation_progress()
@@ -542,9 +529,7 @@ class GameState(MoveGenerator):
         if c >= 0:
             self._establish(NEUTRAL, c, NEUTRAL * 2)
         for h in route.houses:
-            self.houses[h] = EMPTY
-        self.route_free[r] = route.spaces
-        self.free_total += route.spaces
+            self._vacate(h)
         if self.options.neutral_keep_on_ability_route and self._neutral_setup_route(r):
             self._put_neutral(r)
         self.phase = Phase.RELOCATE
@@ -619,9 +604,7 @@ class GameState(MoveGenerator):
         free_out = self.free_total - self.route_free[self.rl_route]
         if r == self.rl_route and free_out < len(self.hand) + 1:
             raise IllegalMoveError("there is no free house left for another extra piece", "§2.4")
-        self.houses[h] = EMPTY
-        self.route_free[r] += 1
-        self.free_total += 1
+        self._vacate(h)
         self.hand = self.hand + (code & 1,)
         self.rl_extras -= 1
 
@@ -704,10 +687,7 @@ class GameState(MoveGenerator):
         if self.rm_left <= 0:
             raise IllegalMoveError("Remove 3 takes at most 3 pieces", "§3.3")
         owner = code >> 1
-        self.houses[h] = EMPTY
-        r = self.board.house_route[h]
-        self.route_free[r] += 1
-        self.free_total += 1
+        self._vacate(h)
         if owner != NEUTRAL:
             (self.sup_m if code & 1 else self.sup_t)[owner] += 1
         self.rm_left -= 1
@@ -728,11 +708,8 @@ class GameState(MoveGenerator):
             raise IllegalMoveError(f"house {move.to} is occupied", "§3.3")
         if self.rm_left <= 0:
             raise IllegalMoveError("the marker moves at most 3 pieces", "§3.3")
-        self.houses[h] = EMPTY
-        self.houses[to] = code
-        hr, tr = self.board.house_route[h], self.board.house_route[to]
-        self.route_free[hr] += 1
-        self.route_free[tr] -= 1
+        self._vacate(h)
+        self._occupy(to, code)
         self.rm_left -= 1
         if self.rm_left == 0 or not self._removable_any(p):
             self._finish_remove()
