@@ -14,6 +14,7 @@ import pytest
 from hansa.core.board import Board
 from hansa.core.constants import EMPTY, MERCHANT, TRADER
 from hansa.core.errors import IllegalMoveError
+from hansa.core.position import STATE_FIELDS
 from hansa.core.state import GameState, Phase
 
 A, B, C, D, E = range(5)
@@ -136,7 +137,7 @@ OBSERVED_FIELDS: tuple[str, ...] = (
 )  # fmt: skip
 
 # Every slot of the state (hidden and derived ones included) plus ``decider``: what ``refuse`` compares.
-ALL_FIELDS: tuple[str, ...] = (*GameState.__slots__, "decider")
+ALL_FIELDS: tuple[str, ...] = (*STATE_FIELDS, "decider")
 
 
 def freeze(value: Any) -> Any:

@@ -53,26 +53,30 @@ class Phase(IntEnum):
     NEUTRAL_OFFICE = 7  #: two-player neutral variant: active player picks the city of a neutral claim
     OVER = 8  #: the game has ended
 
+#: The names of every attribute of a position (its slots), hidden and derived ones included.
+STATE_FIELDS: tuple[str, ...] = (
+    "board", "options", "players", "seed", "_mt",
+    # board
+    "houses", "route_free", "free_total", "free", "free_moves", "own", "full", "route_marker", "offices",
+    "city_filled", "extras", "table", "completed", "ew_paid", "marker_supply",
+    # players
+    "sup_t", "sup_m", "stk_t", "stk_m", "levels", "score", "markers", "used_markers", "plate",
+    # turn
+    "start_player", "current", "turn", "actions_used", "bonus_actions", "phase",
+    "hand", "lifted", "dropping", "rl_owner", "rl_route", "rl_extras", "rm_left",
+    "end_triggers", "_t2", "discarded",
+    # two players
+    "pawn", "pawn_free_used", "neutral_pending", "neutral_discards", "_allowed",
+)
+
+
 class Position:
     """A Hansa Teutonica position for 2-5 players on one board side: the data and its read-only queries.
 
     Public read-only attributes describe the position (see the attribute list in ``docs/engine.md``).
     """
 
-    __slots__ = (
-        "board", "options", "players", "seed", "_mt",
-        # board
-        "houses", "route_free", "free_total", "free", "free_moves", "own", "full", "route_marker", "offices", "city_filled", "extras", "table",
-        "completed", "ew_paid", "marker_supply",
-        # players
-        "sup_t", "sup_m", "stk_t", "stk_m", "levels", "score", "markers", "used_markers", "plate",
-        # turn
-        "start_player", "current", "turn", "actions_used", "bonus_actions", "phase",
-        "hand", "lifted", "dropping", "rl_owner", "rl_route", "rl_extras", "rm_left",
-        "end_triggers", "_t2", "discarded",
-        # two players
-        "pawn", "pawn_free_used", "neutral_pending", "neutral_discards", "_allowed",
-    )
+    __slots__ = STATE_FIELDS
 
     board: Board
     options: GameOptions
@@ -381,7 +385,8 @@ class Position:
         new._allowed = self._allowed
         return new
 
-    __copy__ = copy
+    def __copy__(self) -> Self:
+        return self.copy()
 
     def determinized(self, rng: random.Random) -> Self:
         """A copy in which the hidden markers (face-down supply and every plate) are reshuffled among themselves.
