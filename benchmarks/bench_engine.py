@@ -17,6 +17,7 @@ import platform
 import statistics
 import time
 
+from hansa import compiled
 from hansa.bots import make_bot
 from hansa.core.state import GameState
 
@@ -96,9 +97,11 @@ def main() -> None:
         "python": platform.python_version(),
         "machine": platform.machine(),
         "policy": args.policy,
+        "engine": "compiled" if compiled() else "pure Python",
         "games": [bench_games(c, args.games, args.seed, args.policy) for c in args.configs],
         "primitives": [dict(players=p, **bench_primitives(p, args.seed)) for p in (3, 4, 5)],
     }
+    print(f"engine: {results['engine']} (HANSA_PURE_PYTHON=1 for the pure-Python sources)")
     print(f"{'config':>7} {'games':>6} {'games/s':>8} {'moves/s':>8} {'moves/game':>10} {'turns/game':>10}")
     for r in results["games"]:
         print(f"{r['config']:>7} {r['games']:>6} {r['games_per_s']:>8} {r['moves_per_s']:>8} "

@@ -8,6 +8,11 @@ Quick use::
     game.play("place T GRO-EMD:2")
 """
 
+from . import _native
+
+_native.install()  # before any engine module is imported: compiled core, or its sources when those are newer
+
+from ._native import compiled
 from .core.board import Board, board_for_players, load_board
 from .core.errors import (
     GameOverError,
@@ -53,6 +58,6 @@ __all__ = [
     "Board", "Claim", "Displace", "Done", "Drop", "EndTurn", "Game", "GameOptions", "GameOverError", "GameState",
     "HansaError", "IllegalMoveError", "Improve", "Income", "InvalidOptionError", "Lift", "LiftExtra",
     "MalformedMoveError", "Move", "NeutralOffice", "Pawn", "Phase", "Place", "PlaceMarker", "RecordError", "Relocate", "Remove",
-    "ScoreBreakdown", "Shift", "Swap", "TakeExtra", "UseMarker", "WrongPlayerError", "board_for_players",
+    "ScoreBreakdown", "compiled", "Shift", "Swap", "TakeExtra", "UseMarker", "WrongPlayerError", "board_for_players",
     "final_scores", "load_board", "move_from_json", "parse_move", "winners",
 ]

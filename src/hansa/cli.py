@@ -136,7 +136,7 @@ def simulate(
     console.print(f"wins by seat: {data['wins_by_seat']}")
     console.print(
         f"[bold]{data['games_per_second']} games/s, {data['moves_per_second']} moves/s[/] "
-        f"({summary.total_moves} moves in {data['seconds']} s)"
+        f"({summary.total_moves} moves in {data['seconds']} s, {data['engine']} engine)"
     )
     if check:
         console.print("every invariant held after every move")

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ._native import compiled
 from .bots import make_bot
 from .core.invariants import check_invariants, check_turn_start
 from .core.scoring import final_scores, winners
@@ -70,6 +71,7 @@ class Summary:
             "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games / self.seconds, 2) if self.seconds else None,
             "moves_per_second": round(self.total_moves / self.seconds) if self.seconds else None,
+            "engine": "compiled" if compiled() else "pure Python",
         }
 
 

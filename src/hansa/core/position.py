@@ -70,6 +70,16 @@ STATE_FIELDS: tuple[str, ...] = (
 )
 
 
+#: The attributes :meth:`Position.to_snapshot` saves (everything but the board, options and move table).
+_SNAPSHOT_FIELDS: tuple[str, ...] = (
+    "players", "seed", "houses", "route_free", "free_total", "route_marker", "offices", "city_filled", "extras",
+    "table", "completed", "ew_paid", "marker_supply", "sup_t", "sup_m", "stk_t", "stk_m", "levels", "score",
+    "markers", "used_markers", "plate", "start_player", "current", "turn", "actions_used", "bonus_actions",
+    "phase", "hand", "lifted", "dropping", "rl_owner", "rl_route", "rl_extras", "rm_left", "end_triggers",
+    "_t2", "discarded", "pawn", "pawn_free_used", "neutral_pending", "neutral_discards",
+)
+
+
 class Position:
     """A Hansa Teutonica position for 2-5 players on one board side: the data and its read-only queries.
 
@@ -435,18 +445,10 @@ class Position:
             self.neutral_discards,
         )
 
-    _SNAPSHOT_FIELDS = (
-        "players", "seed", "houses", "route_free", "free_total", "route_marker", "offices", "city_filled", "extras",
-        "table", "completed", "ew_paid", "marker_supply", "sup_t", "sup_m", "stk_t", "stk_m", "levels", "score",
-        "markers", "used_markers", "plate", "start_player", "current", "turn", "actions_used", "bonus_actions",
-        "phase", "hand", "lifted", "dropping", "rl_owner", "rl_route", "rl_extras", "rm_left", "end_triggers",
-        "_t2", "discarded", "pawn", "pawn_free_used", "neutral_pending", "neutral_discards",
-    )
-
     def to_snapshot(self) -> dict[str, Any]:
         """The whole position as JSON-ready data (hidden markers included: for storage, never for players)."""
         out: dict[str, Any] = {"side": self.board.side, "options": self.options.to_dict()}
-        for name in self._SNAPSHOT_FIELDS:
+        for name in _SNAPSHOT_FIELDS:
             value = getattr(self, name)
             if isinstance(value, tuple):
                 value = list(value)
@@ -466,16 +468,17 @@ class Position:
         self._mt = move_table(self.board)
         tuple_lists = {"extras", "markers", "used_markers", "plate"}
         tuples = {"hand", "end_triggers", "neutral_pending"}
-        for name in cls._SNAPSHOT_FIELDS:
+        for name in _SNAPSHOT_FIELDS:
             value = data[name]
             if name in tuple_lists:
                 value = [tuple(v) for v in value]
             elif name in tuples:
                 value = tuple(value)
+            elif name == "phase":
+                value = Phase(value)
             elif isinstance(value, list):
                 value = list(value)
             setattr(self, name, value)
-        self.phase = Phase(data["phase"])
         self._reindex()
         self._allowed = frozenset(self.board.provinces[self.pawn].routes) if self.pawn >= 0 else None
         return self
