@@ -70,7 +70,8 @@ def test_compiled_and_pure_python_engines_play_the_same_games() -> None:
 
 
 def test_sources_are_used_when_compiled_files_are_stale_or_incomplete(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    root = tmp_path / "hansa"
+    (tmp_path / "pyproject.toml").write_text("")  # a source checkout: src/hansa beside pyproject.toml
+    root = tmp_path / "src" / "hansa"
     suffix = _native._SUFFIXES[0]
     for name in _native.COMPILED_MODULES:
         source = root.joinpath(*name.split(".")[1:]).with_suffix(".py")
@@ -86,7 +87,7 @@ def test_sources_are_used_when_compiled_files_are_stale_or_incomplete(tmp_path: 
         binary.write_text("")
         binaries.append(binary)
     assert _native._why_sources() == "the compiled engine is incomplete"  # no shared mypyc library
-    (tmp_path / f"0123abcd__mypyc{suffix}").write_text("")
+    (tmp_path / "src" / f"0123abcd__mypyc{suffix}").write_text("")
     assert _native._why_sources() is None  # complete and fresh: compiled code runs
 
     monkeypatch.setenv("HANSA_PURE_PYTHON", "1")
@@ -98,6 +99,9 @@ def test_sources_are_used_when_compiled_files_are_stale_or_incomplete(tmp_path: 
     os.utime(state_py, (binaries[0].stat().st_mtime + 10,) * 2)
     why = _native._why_sources()
     assert why is not None and why.startswith("hansa.core.state changed since it was compiled")
+    (tmp_path / "pyproject.toml").unlink()
+    assert _native._why_sources() is None  # an installed wheel: file times are not a sign of editing
+    (tmp_path / "pyproject.toml").write_text("")
 
     binaries[0].unlink()
     assert _native._why_sources() == "the compiled engine is incomplete"

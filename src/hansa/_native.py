@@ -6,8 +6,8 @@ module (imported first by ``hansa/__init__.py``, standard library only: setup.py
 back in front when
 
 * ``HANSA_PURE_PYTHON`` is set (to anything but ``0``): for debugging, profiling and comparing the two;
-* a source is newer than its compiled file (an edited or updated checkout: the compiled code would be stale;
-  a warning says so, and ``pip install -e .`` compiles again);
+* in a source checkout (editable install), a source is newer than its compiled file (an edited or updated
+  checkout: the compiled code would be stale; a warning says so, and ``pip install -e .`` compiles again);
 * the compiled files are incomplete (a build that could not finish).
 
 The modules switch together: compiled classes cannot mix with interpreted ones of the same hierarchy.
@@ -52,6 +52,11 @@ def _binary(name: str) -> Path | None:
     return None
 
 
+def _in_checkout() -> bool:
+    """Is this package the ``src/hansa`` of a source checkout (an editable install), where sources get edited?"""
+    return _PACKAGE_DIR.parent.name == "src" and (_PACKAGE_DIR.parent.parent / "pyproject.toml").exists()
+
+
 def _why_sources() -> str | None:
     """Why the pure-Python sources must be used although compiled files exist (``None``: use them)."""
     binaries = [_binary(name) for name in COMPILED_MODULES]
@@ -61,7 +66,13 @@ def _why_sources() -> str | None:
         return "HANSA_PURE_PYTHON is set"
     if not all(binaries) or not any(_PACKAGE_DIR.parent.glob("*__mypyc*")):
         return "the compiled engine is incomplete"
-    stale = [name for name, binary in zip(COMPILED_MODULES, binaries) if binary and _source(name).stat().st_mtime > binary.stat().st_mtime]
+    if not _in_checkout():
+        return None  # an installed wheel: its files' times say nothing (pip writes them in any order)
+    stale = [
+        name
+        for name, binary in zip(COMPILED_MODULES, binaries)
+        if binary and _source(name).stat().st_mtime > binary.stat().st_mtime
+    ]
     if stale:
         return f"{', '.join(stale)} changed since it was compiled (run `pip install -e .` again to recompile)"
     return None
