@@ -16,14 +16,15 @@ from setuptools import setup
 
 
 def _extensions() -> list:  # type: ignore[type-arg]
-    if os.environ.get("HANSA_PURE_PYTHON", "") not in ("", "0"):
+    native = runpy.run_path(os.path.join("src", "hansa", "_native.py"))
+    if native["pure_python_requested"]():
         return []
     try:
         from mypyc.build import mypycify
     except ImportError:
         print("hansa: mypyc is not available; installing the pure-Python engine", file=sys.stderr)
         return []
-    names = runpy.run_path(os.path.join("src", "hansa", "_native.py"))["COMPILED_MODULES"]
+    names = native["COMPILED_MODULES"]
     paths = [os.path.join("src", *name.split(".")) + ".py" for name in names]
     try:
         extensions = mypycify(paths, opt_level="3")

@@ -39,6 +39,11 @@ _PACKAGE_DIR = Path(__file__).resolve().parent
 _SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 
 
+def pure_python_requested() -> bool:
+    """Is ``HANSA_PURE_PYTHON`` set (to anything but ``0``)?  Then nothing is compiled or run compiled."""
+    return os.environ.get("HANSA_PURE_PYTHON", "") not in ("", "0")
+
+
 def _source(name: str) -> Path:
     return _PACKAGE_DIR.joinpath(*name.split(".")[1:]).with_suffix(".py")
 
@@ -62,7 +67,7 @@ def _why_sources() -> str | None:
     binaries = [_binary(name) for name in COMPILED_MODULES]
     if not any(binaries):
         return None  # nothing compiled: the sources are used anyway
-    if os.environ.get("HANSA_PURE_PYTHON", "") not in ("", "0"):
+    if pure_python_requested():
         return "HANSA_PURE_PYTHON is set"
     if not all(binaries) or not any(_PACKAGE_DIR.parent.glob("*__mypyc*")):
         return "the compiled engine is incomplete"

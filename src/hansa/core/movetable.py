@@ -30,6 +30,8 @@ class MoveTable:
     displace_options: tuple[tuple[tuple[Displace, ...], ...], ...]
     #: swap[city][i]: swap printed offices i and i + 1 (0-based) of the city
     swap: tuple[tuple[Swap, ...], ...]
+    #: the moves a free house offers, by house: Place T, Place M, Drop T, Drop M (the order of ``free_moves``)
+    free_house: tuple[tuple[Place, ...] | tuple[Drop, ...], ...]
 
 
 #: INCOME[traders][merchants] for every amount an Income can take (Money bags "C" takes the whole stock)
@@ -64,9 +66,11 @@ def move_table(board: Board) -> MoveTable:
         tuple(tuple(tuple(Displace(n, letters[kind], pay) for pay in _PAYS[k]) for k in (0, 1)) for kind in (0, 1))
         for n in names
     )
+    place = tuple(tuple(Place(n, letters[k]) for n in names) for k in (0, 1))
+    drop = tuple(tuple(Drop(n, letters[k]) for n in names) for k in (0, 1))
     return MoveTable(
-        place=tuple(tuple(Place(n, letters[k]) for n in names) for k in (0, 1)),  # type: ignore[arg-type]
-        drop=tuple(tuple(Drop(n, letters[k]) for n in names) for k in (0, 1)),  # type: ignore[arg-type]
+        place=place,  # type: ignore[arg-type]
+        drop=drop,  # type: ignore[arg-type]
         relocate=tuple(tuple(Relocate(n, letters[k]) for n in names) for k in (0, 1)),  # type: ignore[arg-type]
         lift=tuple(Lift(n) for n in names),
         lift_extra=tuple(LiftExtra(n) for n in names),
@@ -75,4 +79,5 @@ def move_table(board: Board) -> MoveTable:
         pawn=tuple(tuple(Pawn(p.code, paid) for p in board.provinces) for paid in (False, True)),  # type: ignore[arg-type]
         displace_options=tuple(_displace_options(row) for row in displace),
         swap=tuple(tuple(Swap(c.code, i + 1) for i in range(len(c.offices) - 1)) for c in board.cities),
+        free_house=(*place, *drop),
     )

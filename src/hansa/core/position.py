@@ -70,13 +70,10 @@ STATE_FIELDS: tuple[str, ...] = (
 )
 
 
-#: The attributes :meth:`Position.to_snapshot` saves (everything but the board, options and move table).
-_SNAPSHOT_FIELDS: tuple[str, ...] = (
-    "players", "seed", "houses", "route_free", "free_total", "route_marker", "offices", "city_filled", "extras",
-    "table", "completed", "ew_paid", "marker_supply", "sup_t", "sup_m", "stk_t", "stk_m", "levels", "score",
-    "markers", "used_markers", "plate", "start_player", "current", "turn", "actions_used", "bonus_actions",
-    "phase", "hand", "lifted", "dropping", "rl_owner", "rl_route", "rl_extras", "rm_left", "end_triggers",
-    "_t2", "discarded", "pawn", "pawn_free_used", "neutral_pending", "neutral_discards",
+#: The attributes :meth:`Position.to_snapshot` saves: all but the board, options, move table, pawn's routes and the
+#: house indexes (derived again on loading).
+_SNAPSHOT_FIELDS: tuple[str, ...] = tuple(
+    name for name in STATE_FIELDS if name not in ("board", "options", "_mt", "free", "free_moves", "own", "full", "_allowed")
 )
 
 
@@ -280,13 +277,7 @@ class Position:
                 free.append(h)
             else:
                 own[code >> 1].append(h)
-        (place_t, place_m), (drop_t, drop_m) = mt.place, mt.drop
-        free_moves: list[list[Move]] = [
-            [place_t[h] for h in free],
-            [place_m[h] for h in free],
-            [drop_t[h] for h in free],
-            [drop_m[h] for h in free],
-        ]
+        free_moves: list[list[Move]] = [[table[h] for h in free] for table in mt.free_house]
         full = [r for r, n in enumerate(route_free) if n == 0]
         return route_free, len(free), free, free_moves, own, full
 
@@ -320,13 +311,8 @@ class Position:
         free = self.free
         i = bisect_left(free, h)
         free.insert(i, h)
-        mt = self._mt
-        place, drop = mt.place, mt.drop
-        fm = self.free_moves
-        fm[0].insert(i, place[0][h])
-        fm[1].insert(i, place[1][h])
-        fm[2].insert(i, drop[0][h])
-        fm[3].insert(i, drop[1][h])
+        for moves, table in zip(self.free_moves, self._mt.free_house):
+            moves.insert(i, table[h])
         self.own[code >> 1].remove(h)
         return code
 
