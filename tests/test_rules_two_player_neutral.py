@@ -16,6 +16,7 @@ import pytest
 import support
 from hansa.core.constants import NEUTRAL, REMOVE3, SWAP_OFFICES, TRADER, piece_code
 from hansa.core.errors import GameOverError, WrongPlayerError
+from hansa.core.invariants import InvariantError, check_invariants
 from hansa.core.moves import (
     Claim,
     Displace,
@@ -28,6 +29,7 @@ from hansa.core.moves import (
     PlaceMarker,
     Relocate,
     Remove,
+    Shift,
     Swap,
     TakeExtra,
     UseMarker,
@@ -643,3 +645,97 @@ def test_move_never_offers_neutral_pieces():
     assert house_changes(before, state) == {"GOE-QUE:1": (None, (A, "T"))}
     assert state.piece_at("GOE-QUE:2") == (N, "T")
     assert state.phase == Phase.ACTIONS and state.actions_used == 1
+
+
+# ---------------------------------------------------------------------------------------------- Move 3 shifts
+
+
+def shift_position() -> GameState:
+    """remove3_mode=move: DUI-DOR[2] holds a neutral Trader on DUI-DOR:1 and is free on DUI-DOR:2; A owns Move 3
+    and controls Duisburg (extra office), B controls Dortmund (extra office); both cities keep free printed
+    offices."""
+    state = new2(remove3_mode="move")
+    support.put(state, "DUI-DOR:1", N)
+    support.add_extra_office(state, "DUI", A)
+    support.add_extra_office(state, "DOR", B)
+    support.give_markers(state, A, REMOVE3)
+    state.play(UseMarker("remove3"))
+    assert state.phase == Phase.REMOVE and state.rm_left == 3 and state.decider == A
+    return state
+
+
+def test_shift_of_a_neutral_piece_fills_route_neutral_claim():
+    """§5.A (Move 3 may shift neutral pieces): a shifted neutral piece that fills a route makes the neutral claim
+    at once, as after a relocation: control points, the active player chooses the city, the neutral takes its
+    leftmost free office, the rest go back to the pool; then the shifts go on."""
+    state = shift_position()
+    shift = Shift("GOE-QUE:2", "DUI-DOR:2")
+    assert shift in state.legal_moves()
+    before = snapshot(state)
+    state.play(shift)
+    assert state.score == [1, 1]  # step (a): A controls Duisburg, B Dortmund
+    assert state.phase == Phase.NEUTRAL_OFFICE and state.decider == A
+    assert set(state.legal_moves()) == {NeutralOffice("DUI"), NeutralOffice("DOR")}
+    refuse(state, Shift("COE-WAR:2", "DUI-DOR:2"))
+    refuse(state, Done())
+    refuse(state, NeutralOffice("DOR"), B, WrongPlayerError)
+    state.play(NeutralOffice("DOR"))
+    assert office_owners(state, "DOR") == [N, FREE]  # leftmost free office, a circle: shape ignored
+    assert state.completed == 0
+    assert [state.piece_at(h) for h in ("DUI-DOR:1", "DUI-DOR:2")] == [None, None]  # back to the pool
+    assert state.phase == Phase.REMOVE and state.rm_left == 2 and state.decider == A
+    assert any(isinstance(m, Shift) for m in state.legal_moves()) and Done() in state.legal_moves()
+    assert changed(before, state) == {"houses", "offices", "score"}
+    assert house_changes(before, state) == {"GOE-QUE:2": ((N, "T"), None), "DUI-DOR:1": ((N, "T"), None)}
+    state.play(Done())
+    assert state.phase == Phase.ACTIONS and state.actions_used == 0 and state.current == A
+    assert state.score == [1, 1]
+
+
+def test_last_shift_neutral_claim_one_city_then_actions_resume():
+    """The third shift fills a route whose only city with a free office (Duisburg, one office) is taken at once;
+    the marker use then ends
+    and the active player goes on with his actions."""
+    state = shift_position()
+    support.set_office(state, "DOR", 0, B)
+    support.set_office(state, "DOR", 1, B, "M")  # Dortmund full: only Duisburg can take the neutral office
+    state.play(Shift("COE-WAR:2", "KAM-ARN:1"))
+    state.play(Shift("KAM-ARN:1", "KAM-ARN:2"))
+    assert state.rm_left == 1
+    state.play(Shift("GOE-QUE:2", "DUI-DOR:2"))
+    assert office_owners(state, "DUI") == [N]
+    assert state.completed == 2  # Dortmund and now Duisburg
+    assert state.piece_at("DUI-DOR:1") is None and state.piece_at("DUI-DOR:2") is None
+    assert state.phase == Phase.ACTIONS and state.rm_left == 0 and state.actions_used == 0
+    assert state.decider == A and any(isinstance(m, Place) for m in state.legal_moves())
+
+
+def test_shift_neutral_claim_tenth_city_ends_game_after_marker_use():
+    """A neutral office placed after a shift completes the 10th city: the game ends when the marker use ends, as
+    a neutral claim during a displacement ends it when the relocation ends (§5.A 5: after the current action)."""
+    state = shift_position()
+    support.set_office(state, "DOR", 0, B)
+    support.set_office(state, "DOR", 1, B, "M")
+    for code in ("BRE", "STA", "LUN", "BRA", "GOS"):
+        support.set_office(state, code, 0, B)
+    for code in ("EMD", "HAN", "HIL"):
+        support.set_office(state, code, 0, B)
+        support.set_office(state, code, 1, B)
+    assert state.completed == 9
+    state.play(Shift("GOE-QUE:2", "DUI-DOR:2"))
+    assert state.completed == 10
+    assert state.phase == Phase.REMOVE and state.rm_left == 2
+    state.play(Done())
+    assert state.phase == Phase.OVER and state.end_triggers == ("cities",)
+    assert state.legal_moves() == []
+
+
+def test_invariant_route_full_of_neutral_pieces():
+    """The invariant checker refuses a route left full of neutral pieces outside a neutral claim."""
+    state = new2()
+    check_invariants(state)
+    support.put(state, "DUI-DOR:1", N)
+    check_invariants(state)
+    support.put(state, "DUI-DOR:2", N)
+    with pytest.raises(InvariantError, match="DUI-DOR"):
+        check_invariants(state)

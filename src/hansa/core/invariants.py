@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .constants import MARKER_PRESETS, MERCHANTS_PER_PLAYER, TAVERN_MARKERS, TRADERS_PER_PLAYER
+from .constants import MARKER_PRESETS, MERCHANTS_PER_PLAYER, NEUTRAL, TAVERN_MARKERS, TRADERS_PER_PLAYER
 from .state import GameState, Phase
 
 
@@ -18,7 +18,9 @@ def check_invariants(state: GameState, previous_scores: list[int] | None = None)
     * printed offices fill left to right without gaps; the completed-cities counter matches;
     * scores never fall (when ``previous_scores`` is given);
     * every bonus marker is somewhere: board, plates, players (unused or used), face-down supply, or discarded;
-    * exactly one player must decide while the game runs.
+    * exactly one player must decide while the game runs;
+    * two-player neutral variant: no route is filled with neutral pieces alone outside a neutral claim in
+      progress (such a route is claimed at once, RULES.md §5.A; left standing it would be blocked for ever).
     """
     board = state.board
     for p, got in enumerate(state.census()):
@@ -61,6 +63,11 @@ def check_invariants(state: GameState, previous_scores: list[int] | None = None)
     )
     if found != total:
         raise InvariantError(f"{found} bonus markers accounted for, the game has {total}")
+    if not state.neutral_pending:
+        neutral = NEUTRAL * 2
+        for route in board.routes:
+            if not state.route_free[route.index] and all(state.houses[h] == neutral for h in route.houses):
+                raise InvariantError(f"route {route.code} is full of neutral pieces and was not claimed")
     if state.is_over:
         if state.legal_moves():
             raise InvariantError("the game is over but moves are still legal")

@@ -491,12 +491,14 @@ class GameState(MoveGenerator):
             )
         self._occupy(h, self.rl_owner * 2 + kind)
         self.hand = _without(self.hand, kind)
-        self._after_neutral_placement(r)
+        if self.rl_owner == NEUTRAL:
+            self._neutral_claim_check(r)
         self._relocation_progress()
 
-    def _after_neutral_placement(self, r: int) -> None:
-        """A route whose every house holds a neutral piece is claimed at once (RULES.md §5.A)."""
-        if self.rl_owner != NEUTRAL or self.route_free[r]:
+    def _neutral_claim_check(self, r: int) -> None:
+        """After a neutral piece was put on route ``r`` (relocated, or shifted by Move 3): a route whose every house
+        holds a neutral piece is claimed at once (RULES.md §5.A)."""
+        if self.route_free[r]:
             return
         neutral = NEUTRAL * 2
         if any(self.houses[h] != neutral for h in self.board.routes[r].houses):
@@ -532,7 +534,8 @@ class GameState(MoveGenerator):
             self._vacate(h)
         if self.options.neutral_keep_on_ability_route and self._neutral_setup_route(r):
             self._put_neutral(r)
-        self.phase = Phase.RELOCATE
+        # back to what the neutral piece's placement interrupted: a relocation, or Move 3's shifts
+        self.phase = Phase.RELOCATE if self.rl_route >= 0 else Phase.REMOVE
 
     def _do_neutral_office(self, move: NeutralOffice) -> None:
         self._need_phase(Phase.NEUTRAL_OFFICE, "Choosing the city of a neutral claim")
@@ -543,7 +546,10 @@ class GameState(MoveGenerator):
                 f"the neutral claim of {route.code} establishes in one of its cities with a free office", "§5.A"
             )
         self._neutral_office(c)
-        self._relocation_progress()
+        if self.phase == Phase.RELOCATE:
+            self._relocation_progress()
+        else:
+            self._remove_progress()
 
     def _relocation_progress(self) -> None:
         if self.phase != Phase.RELOCATE or self.hand:
@@ -691,8 +697,7 @@ class GameState(MoveGenerator):
         if owner != NEUTRAL:
             (self.sup_m if code & 1 else self.sup_t)[owner] += 1
         self.rm_left -= 1
-        if self.rm_left == 0 or not self._removable_any(p):
-            self._finish_remove()
+        self._remove_progress()
 
     def _do_shift(self, move: Shift) -> None:
         self._need_phase(Phase.REMOVE, "Moving a piece with the marker")
@@ -711,13 +716,22 @@ class GameState(MoveGenerator):
         self._vacate(h)
         self._occupy(to, code)
         self.rm_left -= 1
-        if self.rm_left == 0 or not self._removable_any(p):
+        if code >> 1 == NEUTRAL:  # a shifted neutral piece may fill its new route (RULES.md §5.A)
+            self._neutral_claim_check(self.board.house_route[to])
+        self._remove_progress()
+
+    def _remove_progress(self) -> None:
+        if self.phase != Phase.REMOVE:  # a neutral claim waits for the active player's choice of city
+            return
+        if self.rm_left == 0 or not self._removable_any(self.current):
             self._finish_remove()
 
     def _finish_remove(self) -> None:
         self.phase = Phase.ACTIONS
         self.rm_left = 0
-        self._maybe_auto_end()
+        # A neutral claim caused by a shift may have raised a game-end trigger (RULES.md §5.A 5); otherwise none
+        # can hold between actions and this only ends the turn when nothing is left to do.
+        self._after_action()
 
     # -- end of action / turn / game
 
