@@ -247,29 +247,116 @@ def play(
     raise typer.Exit(code)
 
 
-@app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
-    database_url: Annotated[
-        str | None, typer.Option(help="SQLAlchemy URL: sqlite:///FILE (default hansa.sqlite3) or postgresql://...")
-    ] = None,
-    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before each move (to be watchable).")] = 0.3,
-    bot_processes: Annotated[int, typer.Option(help="Worker processes for MCTS bots (0 = threads).")] = 1,
+    host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None, **settings: object
 ) -> None:
-    """Start the web app (lobby, games against bots or friends, replays) and print its address."""
+    """Start the web app (lobby, games against bots or friends, replays) and print its address.  Every limit has a
+    flag and an environment variable (docs/api.md)."""
     import uvicorn
 
     from .server.app import create_app
+    from .server.config import ServerConfig
+    from .server.protocols import LimitedHttpProtocol, LimitedWebSocketProtocol
 
     url = database_url or os.environ.get("HANSA_DATABASE_URL") or "sqlite:///hansa.sqlite3"
-    application = create_app(url, bot_delay=bot_delay, bot_processes=bot_processes)
+    try:
+        config = ServerConfig.from_env(settings)
+    except ValueError as exc:
+        _fail(str(exc))
+        return
+    application = create_app(url, config)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     console.print(f"[bold]hansa[/] web app on [link]http://{shown}:{port}/[/link]  (database: {url})", highlight=False)
     # Hand the GIL over every 1 ms instead of 5 ms: the database thread and the event loop share it, and a
     # move waiting for it is latency a player feels.
     sys.setswitchinterval(0.001)
-    uvicorn.run(application, host=host, port=port, log_level="warning", timeout_keep_alive=75)
+    uvicorn.run(
+        application, host=host, port=port, log_level="warning", timeout_keep_alive=75,
+        http=LimitedHttpProtocol, ws=LimitedWebSocketProtocol, ws_max_size=config.ws_max_message,
+        ws_per_message_deflate=False,
+    )
+
+
+def _serve_signature() -> None:
+    """``hansa serve``'s options: host, port, database URL, and one flag per field of ServerConfig (its env
+    variable and default in the help), so that the flags, the variables and docs/api.md cannot drift apart."""
+    import inspect
+    from dataclasses import fields
+
+    from .server.config import ServerConfig, settings_table
+
+    help_of = {flag: (env, default, meaning) for flag, env, default, meaning in settings_table()}
+    params = [
+        inspect.Parameter("host", inspect.Parameter.KEYWORD_ONLY, default="127.0.0.1",
+                          annotation=Annotated[str, typer.Option(help="Interface to listen on.")]),
+        inspect.Parameter("port", inspect.Parameter.KEYWORD_ONLY, default=8000,
+                          annotation=Annotated[int, typer.Option(help="TCP port.")]),
+        inspect.Parameter("database_url", inspect.Parameter.KEYWORD_ONLY, default=None,
+                          annotation=Annotated[str | None, typer.Option(
+                              help="SQLAlchemy URL: sqlite:///FILE (default hansa.sqlite3) or postgresql://... "
+                                   "(env HANSA_DATABASE_URL).")]),
+    ]
+    for f in fields(ServerConfig):
+        flag = "--" + f.name.replace("_", "-")
+        env, default, meaning = help_of[flag]
+        kind = type(f.default)
+        params.append(inspect.Parameter(
+            f.name, inspect.Parameter.KEYWORD_ONLY, default=None,
+            annotation=Annotated[kind | None, typer.Option(flag, help=f"{meaning[0].upper()}{meaning[1:]} (env {env}; default {default}).",
+                                                            show_default=False)],
+        ))
+
+    def command(**kwargs: object) -> None:
+        serve(**kwargs)  # type: ignore[arg-type]
+
+    command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in params}
+    command.__doc__ = serve.__doc__
+    app.command("serve")(command)
+
+
+_serve_signature()
+
+
+db_app = typer.Typer(no_args_is_help=True, help="Database maintenance for `hansa serve`.")
+app.add_typer(db_app, name="db")
+
+
+@db_app.command("check")
+def db_check(
+    database_url: Annotated[
+        str | None, typer.Option(help="SQLAlchemy URL (default $HANSA_DATABASE_URL or sqlite:///hansa.sqlite3).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Replay every stored game and report the damaged ones (the first bad move of each); exit 1 if any."""
+    from .server.db import make_engine, migrate
+    from .server.store import check_database
+
+    url = database_url or os.environ.get("HANSA_DATABASE_URL") or "sqlite:///hansa.sqlite3"
+    engine = make_engine(url)
+    try:
+        migrate(engine)
+        report = check_database(engine)
+    except Exception as exc:  # noqa: BLE001 - no database, wrong URL, ...
+        _fail(f"cannot read the database {url}: {exc}")
+        return
+    finally:
+        engine.dispose()
+    if as_json:
+        sys.stdout.write(json.dumps(report, indent=1) + "\n")
+    else:
+        console.print(f"{report['games']} games checked in {url}", highlight=False)
+        for d in report["damaged"]:
+            where = f" (move {d['move']})" if d["move"] else ""
+            console.print(f"[bold red]damaged[/] {d['id']}{where}: {d['reason']}", highlight=False)
+        for game_id in report["snapshot_differs"]:
+            console.print(f"[yellow]snapshot differs[/] {game_id}: the stored snapshot is not the replayed record's "
+                          "(harmless: the record wins)", highlight=False)
+        if not report["damaged"]:
+            console.print("[green]no damaged games[/]")
+    if report["damaged"]:
+        raise typer.Exit(code=1)
 
 
 def _parse_options(items: list[str]) -> dict[str, object]:

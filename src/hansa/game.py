@@ -93,6 +93,12 @@ class Game:
         self.move_turns.pop()
         return self.moves.pop()
 
+    def state_before(self) -> GameState:
+        """The position :meth:`undo` would go back to (read it, do not change it)."""
+        if not self._snapshots:
+            raise HansaError("there is no move to undo")
+        return self._snapshots[-1]
+
     def undoable(self, seat: int) -> int:
         """How many of the last moves ``seat`` may take back: its own latest moves, as long as no other seat has
         moved since (a relocation, the next turn) and no hidden information was revealed (a replacement marker

@@ -1,99 +1,153 @@
 """The FastAPI application: REST for the lobby and moves, a WebSocket per game for live updates, the static
-browser client.  See docs/api.md."""
+browser client.  See docs/api.md (every limit and error is listed there).
 
-from __future__ import annotations
+No ``from __future__ import annotations`` here: the request models are built per app (their limits come from the
+configuration), and FastAPI must see the classes themselves in the endpoints' annotations.
+"""
 
 import asyncio
 import gc
-import json
 import logging
-import multiprocessing
-import os
-from collections.abc import AsyncIterator
-from concurrent.futures import ProcessPoolExecutor
+import math
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import fields
+from dataclasses import asdict, fields
 from pathlib import Path
-from typing import Any, Literal, get_args, get_type_hints
+from typing import Annotated, Any, Literal, get_args, get_type_hints
 
-from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
-from ..bots import bot_spec_ok
 from ..core.board import load_board
 from ..core.options import GameOptions
-from ..record import game_to_record
 from ..view import board_layout
-from .db import DEFAULT_URL, make_engine, make_sessionmaker, migrate
-from .games import SERVER_BOTS, GameService, LiveGame, ServiceError
+from .config import ServerConfig
+from .db import DEFAULT_URL, make_engine, migrate
+from .errors import ServiceError, StrictRoute, install_handlers
+from .games import SERVER_BOTS, GameService, LiveGame
+from .middleware import BodyLimit, SecurityHeaders, client_key
+from .ratelimit import RateLimiter
+from .sockets import SocketHub, Subscriber
+from .store import Store
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("hansa.server")
 
-
-class PlayerIn(BaseModel):
-    name: str = Field(min_length=1, max_length=30)
-    type: Literal["human", "bot"] = "human"
-    bot: str | None = None
-
-    @field_validator("name")
-    @classmethod
-    def _clean_name(cls, v: str) -> str:
-        v = " ".join(v.split())
-        if not v or any(ord(ch) < 32 for ch in v):
-            raise ValueError("a name needs visible characters")
-        return v
-
-    @model_validator(mode="after")
-    def _bot_spec(self) -> PlayerIn:
-        if self.type == "bot":
-            self.bot = self.bot or "heuristic"
-            if not bot_spec_ok(self.bot) or self.bot in ("uniform",):
-                raise ValueError(f"unknown bot {self.bot!r}; bots are {', '.join(SERVER_BOTS)}")
-        else:
-            self.bot = None
-        return self
+#: Game ids are made by the server: 8 characters of [A-Za-z0-9]; anything else cannot name a game.
+MAX_ID = 16
+MAX_TOKEN = 64
+TOKEN_PROTOCOL = "hansa.token."
+STATUSES = Literal["running", "over", "stopped", "abandoned", "damaged"]
+#: Request bodies: no unknown fields, no type coercion ("7" is not 7, true is not 1).
+STRICT = ConfigDict(extra="forbid", strict=True)
 
 
-class CreateGame(BaseModel):
-    players: list[PlayerIn] = Field(min_length=2, max_length=5)
-    options: dict[str, Any] = Field(default_factory=dict)
-    seed: int | None = Field(default=None, ge=0, le=2**62)
+def request_models(config: ServerConfig) -> tuple[type[BaseModel], type[BaseModel], type[BaseModel]]:
+    """The request bodies, bounded by ``config``: every string, list and mapping has a maximum size."""
+    Name = Annotated[str, StringConstraints(min_length=1, max_length=config.max_name)]
+    Text = Annotated[str, StringConstraints(min_length=1, max_length=config.max_move_text)]
+    Key = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+    Word = Annotated[str, StringConstraints(max_length=40)]
+    Scalar = bool | int | Word | None
 
+    class PlayerIn(BaseModel):
+        model_config = STRICT
+        name: Name
+        type: Literal["human", "bot"] = "human"
+        bot: Word | None = None
 
-class MoveIn(BaseModel):
-    move: str | dict[str, Any]
-    version: int | None = None
-    seat: int | None = None
+        @field_validator("name")
+        @classmethod
+        def _clean_name(cls, v: str) -> str:
+            v = " ".join(v.split())
+            if not v or any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in v):
+                raise ValueError("a name needs visible characters")
+            return v
+
+        @model_validator(mode="after")
+        def _bot_spec(self) -> "PlayerIn":
+            if self.type == "bot":
+                self.bot = "heuristic" if self.bot is None else self.bot
+                if self.bot not in SERVER_BOTS:
+                    raise ValueError(f"unknown bot {self.bot!r}; bots are {', '.join(SERVER_BOTS)}")
+            else:
+                self.bot = None
+            return self
+
+    class CreateGame(BaseModel):
+        model_config = STRICT
+        players: list[PlayerIn] = Field(min_length=2, max_length=5)
+        options: dict[Key, Scalar] = Field(default_factory=dict, max_length=32)
+        seed: int | None = Field(default=None, ge=0, le=2**62)
+
+    class MoveIn(BaseModel):
+        model_config = STRICT
+        move: Text | dict[Key, bool | int | Text | None] = Field(union_mode="left_to_right")
+        version: int | None = Field(default=None, ge=0, le=10**9)
+        seat: int | None = Field(default=None, ge=0, le=4)
+
+        @field_validator("move")
+        @classmethod
+        def _bounded(cls, v: Any) -> Any:
+            if isinstance(v, dict) and len(v) > 8:
+                raise ValueError("a move's JSON form has at most 8 fields")
+            return v
+
+    return CreateGame, MoveIn, UndoIn
 
 
 class UndoIn(BaseModel):
-    version: int | None = None
-    seat: int | None = None
+    model_config = STRICT
+    version: int | None = Field(default=None, ge=0, le=10**9)
+    seat: int | None = Field(default=None, ge=0, le=4)
 
 
-def create_app(
-    database_url: str | None = None,
-    *,
-    bot_delay: float | None = None,
-    bot_processes: int | None = None,
-) -> FastAPI:
-    """Build the app.  ``database_url`` defaults to $HANSA_DATABASE_URL or ``sqlite:///hansa.sqlite3``."""
+def token_of(header: str | None) -> str | None:
+    """The seat or creator token of a request (``X-Hansa-Token``); an oversized one is no token at all."""
+    if header is None or len(header) > MAX_TOKEN:
+        return None
+    return header
+
+
+def socket_token(ws: WebSocket) -> str | None:
+    """A WebSocket's token: the ``X-Hansa-Token`` header (programs) or a ``hansa.token.<token>`` subprotocol
+    (browsers cannot set headers on a WebSocket)."""
+    header = ws.headers.get("x-hansa-token")
+    if header:
+        return token_of(header)
+    for protocol in ws.scope.get("subprotocols", ()):
+        if protocol.startswith(TOKEN_PROTOCOL):
+            return token_of(protocol[len(TOKEN_PROTOCOL):])
+    return None
+
+
+def still_wanted(request: Request) -> Callable[[], Awaitable[bool]]:
+    """For the service: is the client still waiting for this request's answer?"""
+
+    async def wanted() -> bool:
+        return not await request.is_disconnected()
+
+    return wanted
+
+
+def create_app(database_url: str | None = None, config: ServerConfig | None = None, **overrides: Any) -> FastAPI:
+    """Build the app.  ``database_url`` defaults to $HANSA_DATABASE_URL or ``sqlite:///hansa.sqlite3``; ``config``
+    to :meth:`ServerConfig.from_env` with ``overrides`` (e.g. ``bot_delay=0``)."""
+    import os
+
     url = database_url or os.environ.get("HANSA_DATABASE_URL") or DEFAULT_URL
-    delay = bot_delay if bot_delay is not None else float(os.environ.get("HANSA_BOT_DELAY", "0.3"))
-    processes = bot_processes if bot_processes is not None else int(os.environ.get("HANSA_BOT_PROCESSES", "1"))
+    cfg = config if config is not None else ServerConfig.from_env(overrides)
+    CreateGame, MoveIn, _ = request_models(cfg)
+    hub = SocketHub(cfg)
+    creations = RateLimiter(cfg.create_per_minute / 60.0, cfg.create_per_minute)
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = make_engine(url)
+    async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
+        engine = make_engine(url, cfg.db_busy_timeout)
         await asyncio.to_thread(migrate, engine)
-        pool = None
-        if processes > 0:
-            pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"))
-        service = GameService(make_sessionmaker(engine), bot_delay=delay, process_pool=pool)
-        service.on_change = broadcast
+        service = GameService(Store(engine), cfg, hub)
         app.state.service = service
         await service.start()
         # Move everything loaded so far (modules, the board, restored games) out of the garbage collector's
@@ -102,31 +156,25 @@ def create_app(
         gc.collect()
         gc.freeze()
         try:
-            yield
+            yield {"hansa_config": cfg}  # uvicorn hands this state to the connection protocols (protocols.py)
         finally:
             await service.stop()
             engine.dispose()
 
-    app = FastAPI(title="hansa", version="0.1.0", lifespan=lifespan)
-    sockets: dict[str, set[tuple[WebSocket, tuple[int, ...]]]] = {}
-
-    async def broadcast(live: LiveGame) -> None:
-        service: GameService = app.state.service
-        for ws, seats in list(sockets.get(live.id, ())):
-            try:
-                await ws.send_text('{"type":"view","view":' + service.view_json(live, list(seats)) + "}")
-            except Exception:  # noqa: BLE001 - a dead socket is dropped
-                sockets.get(live.id, set()).discard((ws, seats))
-
-    @app.exception_handler(ServiceError)
-    async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse({"error": exc.message, "rule": exc.rule}, status_code=exc.status)
+    app = FastAPI(title="hansa", version="0.2.0", lifespan=lifespan)
+    app.router.route_class = StrictRoute  # every route parses JSON bodies strictly
+    install_handlers(app)
+    app.add_middleware(BodyLimit, max_body=cfg.max_body)
+    app.add_middleware(SecurityHeaders)
+    api = app
 
     def service() -> GameService:
         return app.state.service  # type: ignore[no-any-return]
 
-    def token_of(token: str | None, header: str | None) -> str | None:
-        return token or header
+    async def game(game_id: str) -> LiveGame:
+        if not 1 <= len(game_id) <= MAX_ID or not game_id.isascii() or not game_id.isalnum():
+            raise ServiceError(404, "there is no such game")
+        return await service().get(game_id)
 
     # -------------------------------------------------------------- pages
 
@@ -146,11 +194,11 @@ def create_app(
 
     # -------------------------------------------------------------- reference data
 
-    @app.get("/api/bots")
+    @api.get("/api/bots")
     async def bots() -> dict[str, Any]:
         return {"bots": list(SERVER_BOTS), "default": "heuristic"}
 
-    @app.get("/api/options")
+    @api.get("/api/options")
     async def options() -> dict[str, Any]:
         hints = get_type_hints(GameOptions)
         default = GameOptions()
@@ -161,23 +209,49 @@ def create_app(
             out[f.name] = {"values": values, "default": getattr(default, f.name)}
         return {"options": out}
 
-    @app.get("/api/boards/{side}")
+    @api.get("/api/limits")
+    async def limits() -> dict[str, Any]:
+        """The server's limits (docs/api.md), so that clients can respect them."""
+        return {"limits": asdict(cfg)}
+
+    @api.get("/api/stats")
+    async def stats() -> dict[str, Any]:
+        """What this server process holds now (for operators and the hostile-load tests)."""
+        svc = service()
+        return {
+            "games_in_memory": len(svc.games),
+            "sockets": hub.total(),
+            "bot_decisions_waiting": svc.bots.waiting(),
+            "bot_workers": svc.bots.worker_pids(),
+            "damaged": len(svc.damaged),
+        }
+
+    @api.get("/api/boards/{side}")
     async def board(side: str) -> dict[str, Any]:
         try:
             return board_layout(load_board(side))
         except ValueError as exc:
-            raise ServiceError(404, str(exc)) from exc
+            raise ServiceError(404, f"there is no board side {side[:8]!r}; sides are 2-3 and 4-5") from exc
 
     # -------------------------------------------------------------- games
 
-    @app.post("/api/games", status_code=201)
-    async def create_game(body: CreateGame) -> dict[str, Any]:
-        live, tokens, hotseat = await service().create([p.model_dump() for p in body.players], body.options, body.seed)
+    @api.post("/api/games", status_code=201)
+    async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:  # type: ignore[valid-type]
+        wait = creations.take(client_key(request.scope))
+        if wait > 0:
+            raise ServiceError(
+                429, f"this client may create {cfg.create_per_minute} games a minute; wait {math.ceil(wait)} s",
+                None, {"Retry-After": str(math.ceil(wait))},
+            )
+        data = body.model_dump()  # type: ignore[attr-defined]
+        live, tokens, hotseat, creator = await service().create(data["players"], data["options"], data["seed"])
         return {
             "id": live.id,
             "version": live.version,
+            "seed": live.game.seed if live.seed_public else None,
+            "creator_token": creator,
             "hotseat_token": hotseat,
-            "hotseat_url": f"/game/{live.id}?token={hotseat}",
+            "hotseat_url": f"/game/{live.id}#token={hotseat}",
             "spectator_url": f"/game/{live.id}",
             "seats": [
                 {
@@ -186,80 +260,99 @@ def create_app(
                     "type": s.type,
                     "bot": s.bot,
                     "token": tokens[i],
-                    "url": f"/game/{live.id}?token={tokens[i]}" if tokens[i] else None,
+                    "url": f"/game/{live.id}#token={tokens[i]}" if tokens[i] else None,
                 }
                 for i, s in enumerate(live.seats)
             ],
         }
 
-    @app.get("/api/games")
-    async def list_games(limit: int = Query(50, ge=1, le=500)) -> dict[str, Any]:
-        return {"games": await service().db_call(service().list_games, limit)}
+    @api.get("/api/games")
+    async def list_games(
+        limit: Annotated[int, Query(ge=1, le=100)] = 50,
+        before: Annotated[str | None, Query(max_length=100)] = None,
+        status: STATUSES | None = None,
+    ) -> dict[str, Any]:
+        return await service().lobby(limit, before, status)
 
     def view_response(live: LiveGame, token: str | None) -> Response:
         return Response(service().view_json(live, live.seats_of(token)), media_type="application/json")
 
-    @app.get("/api/games/{game_id}")
-    async def get_game(game_id: str, token: str | None = None, x_hansa_token: str | None = Header(None)) -> Response:
-        live = await service().get(game_id)
-        return view_response(live, token_of(token, x_hansa_token))
+    TokenHeader = Annotated[str | None, Header(alias="X-Hansa-Token")]
 
-    @app.post("/api/games/{game_id}/moves")
-    async def post_move(
-        game_id: str, body: MoveIn, token: str | None = None, x_hansa_token: str | None = Header(None)
-    ) -> Response:
-        tok = token_of(token, x_hansa_token)
-        live = await service().play(game_id, tok, body.move, body.version, body.seat)
+    @api.get("/api/games/{game_id}")
+    async def get_game(game_id: str, x_hansa_token: TokenHeader = None) -> Response:
+        return view_response(await game(game_id), token_of(x_hansa_token))
+
+    @api.post("/api/games/{game_id}/moves")
+    async def post_move(game_id: str, body: MoveIn, request: Request, x_hansa_token: TokenHeader = None) -> Response:  # type: ignore[valid-type]
+        await game(game_id)
+        tok = token_of(x_hansa_token)
+        live = await service().play(game_id, tok, body.move, body.version, body.seat, still_wanted(request))  # type: ignore[attr-defined]
         return view_response(live, tok)
 
-    @app.post("/api/games/{game_id}/undo")
-    async def post_undo(
-        game_id: str, body: UndoIn, token: str | None = None, x_hansa_token: str | None = Header(None)
-    ) -> Response:
-        tok = token_of(token, x_hansa_token)
-        live = await service().undo(game_id, tok, body.version, body.seat)
+    @api.post("/api/games/{game_id}/undo")
+    async def post_undo(game_id: str, body: UndoIn, request: Request, x_hansa_token: TokenHeader = None) -> Response:
+        await game(game_id)
+        tok = token_of(x_hansa_token)
+        live = await service().undo(game_id, tok, body.version, body.seat, still_wanted(request))
         return view_response(live, tok)
 
-    @app.get("/api/games/{game_id}/record")
+    @api.post("/api/games/{game_id}/stop")
+    async def stop_game(game_id: str, x_hansa_token: TokenHeader = None) -> Response:
+        await game(game_id)
+        live = await service().stop_game(game_id, token_of(x_hansa_token))
+        return view_response(live, None)
+
+    @api.delete("/api/games/{game_id}", status_code=204)
+    async def delete_game(game_id: str, x_hansa_token: TokenHeader = None) -> Response:
+        await game(game_id)
+        await service().delete_game(game_id, token_of(x_hansa_token))
+        return Response(status_code=204)
+
+    @api.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> Response:
-        live = await service().get(game_id)
-        data = game_to_record(live.game)
+        live = await game(game_id)
         return Response(
-            json.dumps(data, indent=1) + "\n",
+            await service().record_json(live),
             media_type="application/json",
-            headers={"Content-Disposition": f'attachment; filename="hansa-{game_id}.json"'},
+            headers={"Content-Disposition": f'attachment; filename="hansa-{live.id}.json"'},
         )
 
-    @app.get("/api/games/{game_id}/history")
-    async def history(game_id: str) -> dict[str, Any]:
-        live = await service().get(game_id)
-        return service().history(live)
+    @api.get("/api/games/{game_id}/history")
+    async def history(game_id: str) -> Response:
+        live = await game(game_id)
+        return Response(service().history_json(live), media_type="application/json")
 
-    @app.get("/api/games/{game_id}/replay/{k}")
+    @api.get("/api/games/{game_id}/replay/{k}")
     async def replay(game_id: str, k: int) -> dict[str, Any]:
-        live = await service().get(game_id)
-        return service().replay_at(live, k)
+        return await service().replay_at(await game(game_id), k)
 
     @app.websocket("/api/games/{game_id}/ws")
-    async def game_socket(ws: WebSocket, game_id: str, token: str | None = None) -> None:
+    async def game_socket(ws: WebSocket, game_id: str) -> None:
+        offered = ws.scope.get("subprotocols", ())
+        subprotocol = "hansa" if "hansa" in offered else None
         try:
-            live = await service().get(game_id)
+            live = await game(game_id)
         except ServiceError as exc:
-            await ws.close(code=4404, reason=exc.message[:120])
+            await ws.accept(subprotocol=subprotocol)
+            await ws.close(code=4404 if exc.status == 404 else 4409, reason=exc.message[:120])
             return
-        await ws.accept()
+        token = socket_token(ws)
         seats = tuple(live.seats_of(token))
-        entry = (ws, seats)
-        sockets.setdefault(game_id, set()).add(entry)
+        client = client_key(ws.scope)
+        refusal = hub.refusal(live.id, client, bool(seats))
+        if refusal is not None:
+            await ws.send_denial_response(
+                JSONResponse({"error": refusal, "rule": None}, status_code=429, headers={"Retry-After": "30"})
+            )
+            return
+        sub = Subscriber(ws, live.id, seats, client, cfg, lambda: live.version)
+        hub.add(sub)
         try:
-            await ws.send_text('{"type":"view","view":' + service().view_json(live, list(seats)) + "}")
-            while True:
-                message = await ws.receive_text()
-                if message and '"ping"' in message:
-                    await ws.send_text(json.dumps({"type": "pong", "version": live.version}))
-        except WebSocketDisconnect:
-            pass
+            await ws.accept(subprotocol=subprotocol)
+            sub.offer_view(service().view_message(live, seats))
+            await sub.run()
         finally:
-            sockets.get(game_id, set()).discard(entry)
+            hub.remove(sub)
 
     return app

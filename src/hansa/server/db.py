@@ -11,7 +11,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, Table, Text, create_engine, event
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    false,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
@@ -27,18 +41,29 @@ class Base(DeclarativeBase):
 
 
 class GameRow(Base):
-    """A game: setup, players (with hashed seat tokens), current version and a snapshot of the position."""
+    """A game: setup, players (with hashed seat tokens), current version and a snapshot of the position.
+
+    ``status`` is running, over, stopped (by its creator or the move budget), abandoned (idle too long) or damaged
+    (its record does not replay); ``status_note`` says why.  ``bot_turn`` is true while a bot must decide (such
+    games are restored at start; the others load on demand).  ``seed_public``: the creator chose the seed, so every
+    seat is shown it (otherwise it is published only when the game has ended)."""
 
     __tablename__ = "games"
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    __table_args__ = (Index("ix_games_status_bot_turn", "status", "bot_turn"),)
+
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     seed: Mapped[int] = mapped_column(BigInteger)
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     players: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     hotseat_hash: Mapped[str] = mapped_column(String(64))
+    creator_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    seed_public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     status: Mapped[str] = mapped_column(String(16), default="running", index=True)
+    status_note: Mapped[str | None] = mapped_column(Text, nullable=True)
+    bot_turn: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     version: Mapped[int] = mapped_column(Integer, default=0)
     turn: Mapped[int] = mapped_column(Integer, default=1)
     snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -57,10 +82,11 @@ class MoveRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-def make_engine(url: str) -> Engine:
-    """Create the engine; SQLite gets WAL, a busy timeout and foreign keys."""
+def make_engine(url: str, busy_timeout: float = 5.0) -> Engine:
+    """Create the engine; SQLite gets WAL, a busy timeout (seconds a write waits for another writer's lock before it
+    fails) and foreign keys."""
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": busy_timeout})
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -1,35 +1,63 @@
-"""Live games on the server: creation, moves, undo, bots, persistence and change notification.
+"""Live games on the server: creation, moves, undo, bots, the game lifecycle, persistence and change notification.
 
-Every game in memory is a :class:`hansa.game.Game` guarded by an ``asyncio.Lock``.  A move is validated by the
-engine, written to the database in one transaction (move row + game row with the new version and snapshot) and
-only then acknowledged and broadcast.  If writing fails the move is taken back in memory.  Bot seats are played
-by a background task per game; bot decisions run in a worker thread (cheap bots) or a worker process (MCTS) so
-the event loop is never blocked.
+A game in memory is a :class:`LiveGame` (a :class:`hansa.game.Game` guarded by an ``asyncio.Lock``).  A move is
+validated by the engine, written to the database in one transaction (move row + game row) and only then
+acknowledged and offered to the game's WebSockets (offering never waits: ``sockets.py``).  If writing fails the move
+is taken back in memory and the client gets 503 (nothing changed).
+
+Memory holds the games in play: games in which a bot must decide are restored at start, the others are loaded
+(replayed from their record) when first asked for, and a janitor sends idle games that nobody watches, finished
+ones included, back out of memory, and marks games idle past ``abandon_after`` abandoned.  A stored game that does
+not replay is quarantined as damaged (never served for play); the rest of the server carries on.
+
+Bots: a task per game plays the bot seats; decisions run in threads or worker processes (``bots.py``).  Database
+errors and bot failures are logged, shown on the game and retried with backoff: a bot never stops silently.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
+import random
 import secrets
+import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy import delete, insert, select, update
-from sqlalchemy.orm import Session, sessionmaker
-from starlette.concurrency import run_in_threadpool
+from sqlalchemy.exc import SQLAlchemyError
 
-from ..bots import make_bot
 from ..core.errors import HansaError
 from ..core.moves import Move
+from ..core.scoring import final_scores
 from ..core.state import GameState
 from ..game import Game
+from ..record import game_to_record
 from ..view import public_state
-from .db import GAMES, MOVES, GameRow, MoveRow, utcnow
+from .bots import BOTS_ONLY, HUMAN_WAITING, BotPool
+from .config import ServerConfig
+from .db import utcnow
+from .errors import ServiceError
+from .sockets import SocketHub
+from .store import (
+    ABANDONED,
+    DAMAGED,
+    ENDED,
+    OVER,
+    RUNNING,
+    STOPPED,
+    Damaged,
+    StaleVersion,
+    Store,
+    StoredGame,
+    StoredSeat,
+    decode_cursor,
+)
 
 T = TypeVar("T")
 
@@ -39,31 +67,24 @@ COLOURS = ("#d62828", "#1d4ed8", "#e9a400", "#2a9d3f", "#7b2cbf")
 NEUTRAL_COLOUR = "#8d8d8d"
 SERVER_BOTS = ("random", "purpose", "heuristic", "mcts:easy", "mcts:medium", "mcts:hard")
 LOG_TAIL = 60
-
-
-class ServiceError(Exception):
-    """An error for the client: HTTP ``status``, message, and the rule it names (if any)."""
-
-    def __init__(self, status: int, message: str, rule: str | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.rule = rule
+#: Consecutive failures of a bot after which one random legal move is played instead (logged and shown).
+BOT_FALLBACK_AFTER = 3
+#: Replayed positions kept for /replay/{k}.
+REPLAY_CACHE = 256
+#: Replays and records being built or waiting for the replay thread; more are refused (503) until some finish.
+REPLAY_QUEUE = 4
 
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-@dataclass
-class Seat:
-    name: str
-    type: str  # "human" or "bot"
-    bot: str | None = None
-    token_hash: str | None = None
+def backoff(failures: int) -> float:
+    """Seconds to wait after ``failures`` failures in a row: 0.25, 0.5, 1, ... up to 30, with jitter."""
+    return min(30.0, 0.25 * 2.0 ** max(0, failures - 1)) * random.uniform(0.8, 1.2)
 
-    def to_row(self) -> dict[str, Any]:
-        return {"name": self.name, "type": self.type, "bot": self.bot, "token_hash": self.token_hash}
+
+Seat = StoredSeat
 
 
 @dataclass
@@ -74,18 +95,37 @@ class LiveGame:
     game: Game
     seats: list[Seat]
     hotseat_hash: str
+    creator_hash: str | None = None
+    seed_public: bool = False
+    status: str = RUNNING
+    status_note: str | None = None
+    #: A problem the players should see (a bot or the database failing; cleared when it recovers).
+    error: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    listeners: set[Any] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
-    #: Increases on every change of the game (moves and undos).
+    #: Increases on every change of the game (moves, undos, status, error).
     revision: int = 0
-    #: Serialized views of the current revision, by the seats of the viewer.
+    #: In-game scores after every move (index 0: the start), for the score chart.
+    scores: list[list[int]] = field(default_factory=list)
+    #: Serialized views of the current revision, by the seats of the viewer, and other per-revision answers.
     view_cache: dict[tuple[int, ...], str] = field(default_factory=dict)
-    view_cache_revision: int = -1
+    cached: dict[Any, Any] = field(default_factory=dict)
+    cache_revision: int = -1
+    #: ``time.monotonic()`` of the last change or request.
+    touched: float = field(default_factory=time.monotonic)
 
     @property
     def version(self) -> int:
         return len(self.game.moves)
+
+    @property
+    def has_human(self) -> bool:
+        return any(s.type == "human" for s in self.seats)
+
+    @property
+    def seed_shown(self) -> bool:
+        """The seed may be shown: the creator chose it (every seat knows it), or the game has ended."""
+        return self.seed_public or self.status in ENDED
 
     def seats_of(self, token: str | None) -> list[int]:
         """Seats a token controls: one human seat, every human seat (hot-seat token), or none."""
@@ -96,156 +136,247 @@ class LiveGame:
             return [i for i, s in enumerate(self.seats) if s.type == "human"]
         return [i for i, s in enumerate(self.seats) if s.token_hash and secrets.compare_digest(digest, s.token_hash)]
 
+    def is_creator(self, token: str | None) -> bool:
+        return bool(token and self.creator_hash and secrets.compare_digest(token_hash(token), self.creator_hash))
 
-def _bot_decision(snapshot: dict[str, Any], spec: str, seed: int) -> str:
-    """Run one bot decision (in a worker); returns the move's text."""
-    state = GameState.from_snapshot(snapshot)
-    return make_bot(spec, seed).choose(state).text()
-
-
-def _bot_choose(state: GameState, spec: str, seed: int) -> str:
-    return make_bot(spec, seed).choose(state).text()
+    def per_revision(self) -> dict[Any, Any]:
+        """Answers cached for the current revision (dropped when the game changes)."""
+        if self.cache_revision != self.revision:
+            self.view_cache = {}
+            self.cached = {}
+            self.cache_revision = self.revision
+        return self.cached
 
 
 class GameService:
-    """All live games of one server process."""
+    """All games of one server process."""
 
-    def __init__(
-        self,
-        sessions: sessionmaker,  # type: ignore[type-arg]
-        bot_delay: float = 0.3,
-        process_pool: Executor | None = None,
-    ) -> None:
-        self.sessions = sessions
-        self.bot_delay = bot_delay
+    def __init__(self, store: Store, config: ServerConfig, hub: SocketHub) -> None:
+        self.store = store
+        self.config = config
+        self.hub = hub
         self.games: dict[str, LiveGame] = {}
-        self._load_lock = asyncio.Lock()
-        self._pool = process_pool
-        # Database work runs on its own threads.  SQLite allows one writer at a time and makes a waiting
-        # writer sleep in its busy handler (up to 100 ms per try), so all SQLite work goes through one thread
-        # in arrival order; PostgreSQL takes concurrent transactions.
-        bind = sessions.kw.get("bind")
-        writers = 1 if bind is None or bind.dialect.name == "sqlite" else 4
-        self._db = ThreadPoolExecutor(max_workers=writers, thread_name_prefix="hansa-db")
+        self.damaged: dict[str, str] = {}
+        self.bots = BotPool(config.bot_processes)
+        self._load_locks: dict[str, asyncio.Lock] = {}
+        # SQLite allows one writer at a time (a waiting writer sleeps in its busy handler), so all SQLite writes go
+        # through one thread in arrival order; reads have threads of their own (WAL: readers never block the
+        # writer).  PostgreSQL takes concurrent transactions.
+        sqlite = store.engine.dialect.name == "sqlite"
+        self._writer = ThreadPoolExecutor(max_workers=1 if sqlite else 4, thread_name_prefix="hansa-db-write")
+        self._reader = ThreadPoolExecutor(max_workers=2, thread_name_prefix="hansa-db-read")
+        self._replayer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hansa-replay")
+        self._replays: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
+        self._replay_jobs = 0
+        self._lobby: dict[tuple[Any, ...], tuple[float, dict[str, Any]]] = {}
         self._closing = False
-        #: Called after every change with the game (the app broadcasts to WebSockets).
-        self.on_change: Callable[[LiveGame], Awaitable[None]] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
 
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        """Restore every running game and let its bots continue."""
-        ids = await self.db_call(self._running_ids)
+        """Restore the games in which a bot must decide (their bots carry on), then start the janitor and a
+        background check of every other running game (damaged ones are quarantined)."""
+        self.bots.start()
+        ids = await self.read(self.store.ids_waiting_for_bots)
+        restored = 0
         for game_id in ids:
-            live = await self.get(game_id)
+            try:
+                live = await self.get(game_id)
+            except ServiceError:
+                continue  # damaged (quarantined and logged) or gone
+            restored += 1
             self.kick(live)
-        log.info("restored %d running games", len(ids))
+        log.info("restored %d games waiting for bots", restored)
+        self._tasks.append(asyncio.create_task(self._janitor(), name="hansa-janitor"))
+        self._tasks.append(asyncio.create_task(self._sweep(), name="hansa-sweep"))
 
     async def stop(self) -> None:
         self._closing = True
-        tasks = [g.bot_task for g in self.games.values() if g.bot_task and not g.bot_task.done()]
+        tasks = [g.bot_task for g in self.games.values() if g.bot_task and not g.bot_task.done()] + self._tasks
         for task in tasks:
             task.cancel()
         for task in tasks:
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-            except (asyncio.CancelledError, Exception):  # noqa: BLE001 - shutting down
-                pass
-        if isinstance(self._pool, ProcessPoolExecutor):
-            self._pool.shutdown(cancel_futures=True)
-        self._db.shutdown(wait=True)
+        await self.bots.stop()
+        self._replayer.shutdown(wait=False, cancel_futures=True)
+        self._reader.shutdown(wait=True)
+        self._writer.shutdown(wait=True)
 
-    async def db_call(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run blocking database work ``fn(*args)`` on the database thread(s)."""
-        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run blocking database reads ``fn(*args)`` on a reader thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._reader, fn, *args)
 
-    def _running_ids(self) -> list[str]:
-        with self.sessions() as session:
-            return list(session.scalars(select(GameRow.id).where(GameRow.status == "running")))
+    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run blocking database writes ``fn(*args)`` on the writer thread(s); database errors become 503."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._writer, fn, *args)
+        except StaleVersion as exc:
+            # the stored game moved on without this copy (it was sent out of memory and loaded again meanwhile):
+            # forget this copy; the next request loads the stored game
+            stale = self.games.get(exc.game_id)
+            if stale is not None:
+                del self.games[exc.game_id]
+            log.warning("game %s: %s", exc.game_id, exc)
+            raise ServiceError(409, "the game changed meanwhile; nothing changed here, reload") from exc
+        except SQLAlchemyError as exc:
+            log.warning("database write failed: %s", str(exc).splitlines()[0][:200])
+            raise ServiceError(
+                503, "the database is busy or unavailable; nothing changed, try again", None, {"Retry-After": "2"}
+            ) from exc
 
     # ------------------------------------------------------------------ creation and loading
 
-    async def create(self, players: list[dict[str, Any]], options: dict[str, Any], seed: int | None) -> tuple[LiveGame, list[str | None], str]:
-        """Create and store a game.  Returns it, the token of every human seat (None for bots) and the hot-seat token."""
+    async def create(
+        self, players: list[dict[str, Any]], options: dict[str, Any], seed: int | None
+    ) -> tuple[LiveGame, list[str | None], str, str]:
+        """Create and store a game.  Returns it, the token of every human seat (None for bots), the hot-seat token
+        and the creator token."""
+        running = await self.read(self.store.count_running)
+        if running >= self.config.max_live_games:
+            raise ServiceError(
+                429, f"the server has {running} games in play (its limit); try again later", None, {"Retry-After": "60"}
+            )
         seats: list[Seat] = []
         tokens: list[str | None] = []
         for p in players:
             if p["type"] == "bot":
-                seats.append(Seat(p["name"], "bot", p["bot"]))
+                seats.append(Seat(p["name"], "bot", p["bot"], None))
                 tokens.append(None)
             else:
                 token = secrets.token_urlsafe(18)
                 seats.append(Seat(p["name"], "human", None, token_hash(token)))
                 tokens.append(token)
-        hotseat = secrets.token_urlsafe(18)
-        if seed is None:
-            seed = secrets.randbelow(2**31)
+        hotseat, creator = secrets.token_urlsafe(18), secrets.token_urlsafe(18)
+        chosen = seed is not None
+        if seed is None:  # 62 bits: nobody can search the seeds for the one that matches what the board shows
+            seed = secrets.randbits(62)
         try:
             game = Game([s.name for s in seats], seed=seed, options=options, undo="own")
         except HansaError as exc:
             raise ServiceError(400, str(exc)) from exc
         game_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        live = LiveGame(game_id, game, seats, token_hash(hotseat))
-        row = GameRow(
-            id=game_id, seed=seed, options=game.options.changed(), players=[s.to_row() for s in seats],
-            hotseat_hash=live.hotseat_hash, status="running", version=0, turn=game.state.turn,
-            snapshot=game.state.to_snapshot(), created_at=utcnow(), updated_at=utcnow(),
+        live = LiveGame(
+            game_id, game, seats, token_hash(hotseat), creator_hash=token_hash(creator), seed_public=chosen,
+            scores=[list(game.state.score)],
         )
-        await self.db_call(self._insert, row)
+        now = utcnow()
+        await self.write(self.store.insert_game, {
+            "id": game_id, "seed": seed, "options": game.options.changed(),
+            "players": [{"name": s.name, "type": s.type, "bot": s.bot, "token_hash": s.token_hash} for s in seats],
+            "hotseat_hash": live.hotseat_hash, "creator_hash": live.creator_hash, "seed_public": chosen,
+            "status": RUNNING, "status_note": None, "version": 0, "turn": game.state.turn,
+            "snapshot": game.state.to_snapshot(), "bot_turn": self._bot_turn(live), "created_at": now, "updated_at": now,
+        })
         self.games[game_id] = live
+        self._lobby.clear()
         self.kick(live)
-        return live, tokens, hotseat
-
-    def _insert(self, row: GameRow) -> None:
-        with self.sessions.begin() as session:
-            session.add(row)
+        return live, tokens, hotseat, creator
 
     async def get(self, game_id: str) -> LiveGame:
-        """The live game, loaded from the database (by replaying its record) on first use."""
+        """The game, loaded from the database (by replaying its record) on first use.  404 for an unknown game,
+        409 for a damaged one."""
         live = self.games.get(game_id)
         if live is not None:
+            live.touched = time.monotonic()
             return live
-        async with self._load_lock:
-            live = self.games.get(game_id)
-            if live is None:
-                live = await self.db_call(self._load, game_id)
-                self.games[game_id] = live
+        if game_id in self.damaged:
+            raise self._damaged_error(game_id, self.damaged[game_id])
+        lock = self._load_locks.setdefault(game_id, asyncio.Lock())
+        try:
+            async with lock:
+                live = self.games.get(game_id)
+                if live is None:
+                    live = await self._load(game_id)
+                    self.games[game_id] = live
+        finally:
+            if not lock.locked():
+                self._load_locks.pop(game_id, None)
         return live
 
-    def _load(self, game_id: str) -> LiveGame:
-        with self.sessions() as session:
-            row = session.get(GameRow, game_id)
-            if row is None:
-                raise ServiceError(404, f"there is no game {game_id!r}")
-            moves = list(session.scalars(select(MoveRow.text).where(MoveRow.game_id == game_id).order_by(MoveRow.n)))
-        seats = [Seat(p["name"], p["type"], p.get("bot"), p.get("token_hash")) for p in row.players]
-        game = Game([s.name for s in seats], seed=row.seed, options=row.options, undo="own")
-        for i, text in enumerate(moves):
-            try:
-                game.play(text)
-            except HansaError as exc:  # pragma: no cover - only a corrupt database gets here
-                log.error("game %s: stored move %d (%s) does not replay: %s", game_id, i + 1, text, exc)
-                break
-        if game.state.to_snapshot() != row.snapshot:
+    async def _load(self, game_id: str) -> LiveGame:
+        try:
+            stored = await asyncio.get_running_loop().run_in_executor(self._reader, self.store.load, game_id)
+        except Damaged as exc:
+            await self._quarantine(game_id, exc.reason)
+            raise self._damaged_error(game_id, exc.reason) from None
+        except SQLAlchemyError as exc:
+            raise ServiceError(503, "the database is busy or unavailable; try again", None, {"Retry-After": "2"}) from exc
+        except Exception as exc:  # noqa: BLE001 - a row the database driver cannot even decode
+            reason = f"unreadable row ({type(exc).__name__})"
+            log.exception("game %s: %s", game_id, reason)
+            await self._quarantine(game_id, reason)
+            raise self._damaged_error(game_id, reason) from None
+        if stored is None:
+            raise ServiceError(404, f"there is no game {game_id!r}")
+        if stored.status == DAMAGED:
+            self.damaged[game_id] = stored.status_note or "damaged"
+            raise self._damaged_error(game_id, self.damaged[game_id])
+        if not stored.snapshot_matches:
             log.warning("game %s: stored snapshot differs from the replayed record; the record wins", game_id)
-        return LiveGame(game_id, game, seats, row.hotseat_hash)
+        return self._live(stored)
 
-    def list_games(self, limit: int = 50) -> list[dict[str, Any]]:
-        with self.sessions() as session:
-            rows = session.scalars(select(GameRow).order_by(GameRow.created_at.desc()).limit(limit)).all()
-            return [
-                {
-                    "id": r.id,
-                    "created": r.created_at.isoformat() + "Z",
-                    "players": [{"name": p["name"], "type": p["type"], "bot": p.get("bot")} for p in r.players],
-                    "status": r.status,
-                    "turn": r.turn,
-                    "moves": r.version,
-                }
-                for r in rows
-            ]
+    @staticmethod
+    def _live(stored: StoredGame) -> LiveGame:
+        status = stored.status
+        if status == RUNNING and stored.game.state.is_over:
+            status = OVER
+        return LiveGame(
+            stored.id, stored.game, stored.seats, stored.hotseat_hash, creator_hash=stored.creator_hash,
+            seed_public=stored.seed_public, status=status, status_note=stored.status_note, scores=stored.scores,
+        )
+
+    async def _quarantine(self, game_id: str, reason: str) -> None:
+        log.error("game %s is damaged and quarantined: %s", game_id, reason)
+        self.damaged[game_id] = reason
+        self._lobby.clear()
+        try:
+            await self.write(self.store.set_status, game_id, DAMAGED, reason[:500])
+        except ServiceError:
+            pass  # listed as damaged in memory; marked in the database at the next load
+
+    @staticmethod
+    def _damaged_error(game_id: str, reason: str) -> ServiceError:
+        return ServiceError(
+            409, f"game {game_id} is damaged and not served for play: {reason} (`hansa db check` lists damaged games)"
+        )
+
+    async def lobby(self, limit: int, cursor: str | None, status: str | None) -> dict[str, Any]:
+        """A page of the lobby list (summary columns only), served from memory for ``lobby_cache`` seconds."""
+        before = None
+        if cursor:
+            try:
+                before = decode_cursor(cursor)
+            except (ValueError, UnicodeDecodeError):
+                raise ServiceError(400, "before: not a cursor this server gave out") from None
+        key = (limit, cursor, status)
+        now = time.monotonic()
+        hit = self._lobby.get(key)
+        if hit is not None and hit[0] > now:
+            return hit[1]
+        page = await self.read(self.store.list_games, limit, before, status)
+        if len(self._lobby) > 64:
+            self._lobby.clear()
+        self._lobby[key] = (now + self.config.lobby_cache, page)
+        return page
 
     # ------------------------------------------------------------------ moves
+
+    @contextlib.asynccontextmanager
+    async def _locked(self, live: LiveGame, still_wanted: Callable[[], Awaitable[bool]] | None) -> Any:
+        """The game's lock, waited for at most ``lock_timeout`` seconds (503 after that, nothing done); a request
+        whose client gave up meanwhile is not carried out."""
+        try:
+            await asyncio.wait_for(live.lock.acquire(), self.config.lock_timeout)
+        except TimeoutError:
+            raise ServiceError(503, "the game is busy; nothing changed, try again", None, {"Retry-After": "1"}) from None
+        try:
+            if still_wanted is not None and not await still_wanted():
+                raise ServiceError(408, "the client gave up before the game was free; nothing changed")
+            yield
+        finally:
+            live.lock.release()
 
     def _check_seat(self, live: LiveGame, token: str | None, seat: int | None) -> int:
         seats = live.seats_of(token)
@@ -258,15 +389,24 @@ class GameService:
             raise ServiceError(403, f"your token does not control seat {seat}")
         return seat
 
-    async def play(self, game_id: str, token: str | None, move: Any, version: int | None, seat: int | None) -> LiveGame:
+    @staticmethod
+    def _check_running(live: LiveGame) -> None:
+        if live.status == OVER:
+            raise ServiceError(422, "the game is over", "§4.2")
+        if live.status != RUNNING:
+            raise ServiceError(409, f"the game was {live.status}" + (f": {live.status_note}" if live.status_note else ""))
+
+    async def play(
+        self, game_id: str, token: str | None, move: Any, version: int | None, seat: int | None,
+        still_wanted: Callable[[], Awaitable[bool]] | None = None,
+    ) -> LiveGame:
         live = await self.get(game_id)
-        async with live.lock:
+        async with self._locked(live, still_wanted):
             seat = self._check_seat(live, token, seat)
             if version is not None and version != live.version:
                 raise ServiceError(409, f"the game has moved on (version {live.version}, you sent {version}); reload")
+            self._check_running(live)
             state = live.game.state
-            if state.is_over:
-                raise ServiceError(422, "the game is over", "§4.2")
             if seat != state.decider:
                 raise ServiceError(403, f"it is not your decision: {live.seats[state.decider].name} (seat {state.decider}) must decide")
             await self._apply(live, move, seat)
@@ -274,56 +414,52 @@ class GameService:
         return live
 
     async def _apply(self, live: LiveGame, move: Any, seat: int) -> Move:
-        """Validate, apply in memory, persist; take back in memory if persisting fails.  Caller holds the lock."""
+        """Validate the move on a copy of the position, store the result, and only then play it on the game: memory
+        never shows a move the database does not hold (a failed write leaves the game untouched: 503).  Caller holds
+        the lock."""
         game = live.game
         try:
             parsed = game.parse(move)
         except HansaError as exc:
             raise ServiceError(400, str(exc)) from exc
+        after = game.state.copy()
+        turn = after.turn
         try:
-            game.play(parsed, seat)
+            after.play(parsed, seat)
         except HansaError as exc:
             raise ServiceError(422, str(exc), getattr(exc, "rule", None) or None) from exc
-        try:
-            await self.db_call(self._store_move, live, parsed, seat)
-        except Exception:
-            game.undo()
-            raise
-        await self._changed(live)
+        n = len(game.moves) + 1
+        await self.write(self.store.store_move, live.id, n, seat, turn, parsed.text(), self._row(live, after, n))
+        game.play(parsed, seat)
+        if game.state.is_over:
+            live.status = OVER
+        live.scores.append(list(game.state.score))
+        self._changed(live)
         return parsed
 
-    def _store_move(self, live: LiveGame, move: Move, seat: int) -> None:
-        game = live.game
-        n = len(game.moves)
-        # Core statements (no ORM unit of work): this runs once per move and is the server's hot path.
-        with self.sessions.begin() as session:
-            session.connection().execute(
-                insert(MOVES),
-                [{"game_id": live.id, "n": n, "seat": seat, "turn": game.move_turns[-1], "text": move.text(), "created_at": utcnow()}],
-            )
-            self._update_row(session, live, n - 1)
+    def _row(self, live: LiveGame, state: GameState, version: int) -> dict[str, Any]:
+        """The game row's columns for ``state`` after ``version`` moves."""
+        bot_turn = live.status == RUNNING and not state.is_over and live.seats[state.decider].type == "bot"
+        status = OVER if state.is_over else live.status
+        return {"version": version, "status": status, "turn": state.turn, "snapshot": state.to_snapshot(), "bot_turn": bot_turn}
 
-    def _update_row(self, session: Session, live: LiveGame, expected: int) -> None:
+    @staticmethod
+    def _bot_turn(live: LiveGame) -> bool:
         state = live.game.state
-        result = session.connection().execute(
-            update(GAMES)
-            .where(GAMES.c.id == live.id, GAMES.c.version == expected)
-            .values(
-                version=len(live.game.moves), status="over" if state.is_over else "running", turn=state.turn,
-                snapshot=state.to_snapshot(), updated_at=utcnow(),
-            )
-        )
-        if result.rowcount != 1:
-            raise RuntimeError(f"game {live.id}: stored version is not {expected}; another writer changed it")
+        return live.status == RUNNING and not state.is_over and live.seats[state.decider].type == "bot"
 
-    async def undo(self, game_id: str, token: str | None, version: int | None, seat: int | None) -> LiveGame:
+    async def undo(
+        self, game_id: str, token: str | None, version: int | None, seat: int | None,
+        still_wanted: Callable[[], Awaitable[bool]] | None = None,
+    ) -> LiveGame:
         live = await self.get(game_id)
-        async with live.lock:
+        async with self._locked(live, still_wanted):
             seats = live.seats_of(token)
             if not seats:
                 raise ServiceError(403, "this link may only watch the game (no valid seat token)")
             if version is not None and version != live.version:
                 raise ServiceError(409, f"the game has moved on (version {live.version}, you sent {version}); reload")
+            self._check_running(live)
             game = live.game
             if seat is None:
                 seat = game.movers[-1] if game.movers and game.movers[-1] in seats else seats[0]
@@ -332,40 +468,132 @@ class GameService:
             if game.undoable(seat) < 1:
                 raise ServiceError(422, "nothing to undo: only your own latest moves, before anyone else moves or a marker is revealed")
             before = len(game.moves)
-            move = game.undo_own(seat)
-            try:
-                await self.db_call(self._store_undo, live, before)
-            except Exception:
-                game.play(move, seat)
-                raise
-            await self._changed(live)
+            await self.write(self.store.store_undo, live.id, before, self._row(live, game.state_before(), before - 1))
+            game.undo_own(seat)
+            live.scores.pop()
+            self._changed(live)
         return live
 
-    def _store_undo(self, live: LiveGame, before: int) -> None:
-        with self.sessions.begin() as session:
-            session.execute(delete(MoveRow).where(MoveRow.game_id == live.id, MoveRow.n > len(live.game.moves)))
-            self._update_row(session, live, before)
-
-    async def _changed(self, live: LiveGame) -> None:
+    def _changed(self, live: LiveGame) -> None:
+        """The game changed: new revision, and its new views offered to its sockets (offering never waits)."""
         live.revision += 1
-        if self.on_change is not None:
-            await self.on_change(live)
+        live.touched = time.monotonic()
+        self.hub.publish(live.id, lambda seats: self.view_message(live, seats))
+
+    # ------------------------------------------------------------------ stop, delete, abandon
+
+    def _require_creator(self, live: LiveGame, token: str | None) -> None:
+        if not live.is_creator(token):
+            raise ServiceError(403, "only the game's creator (with the creator token) may do this")
+
+    async def stop_game(self, game_id: str, token: str | None) -> LiveGame:
+        """The creator ends a running game (status "stopped"; its bots stop; the seed is published)."""
+        live = await self.get(game_id)
+        self._require_creator(live, token)
+        self._check_running(live)
+        await self._end(live, STOPPED, "stopped by its creator")
+        return live
+
+    async def delete_game(self, game_id: str, token: str | None) -> None:
+        """The creator deletes a game: its rows, its place in memory, its sockets (closed with 4410)."""
+        live = await self.get(game_id)
+        self._require_creator(live, token)
+        async with self._locked(live, None):
+            self._cancel_bots(live)
+            await self.write(self.store.delete_game, game_id)
+            live.status = "deleted"
+            self.games.pop(game_id, None)
+            self._lobby.clear()
+        self.hub.close_game(game_id, 4410, "the game was deleted")
+
+    async def _end(self, live: LiveGame, status: str, note: str) -> bool:
+        """End a running game with ``status`` (stopped or abandoned).  False if it was no longer running."""
+        async with self._locked(live, None):
+            if live.status != RUNNING:
+                return False
+            if live.bot_task is not asyncio.current_task():
+                self._cancel_bots(live)
+            changed = await self.write(self.store.set_status, live.id, status, note, RUNNING)
+            if not changed:
+                return False
+            live.status, live.status_note = status, note
+            self._lobby.clear()
+            log.info("game %s %s: %s", live.id, status, note)
+            self._changed(live)
+        return True
+
+    @staticmethod
+    def _cancel_bots(live: LiveGame) -> None:
+        if live.bot_task is not None and not live.bot_task.done() and live.bot_task is not asyncio.current_task():
+            live.bot_task.cancel()
+
+    async def _janitor(self) -> None:
+        """Every ``janitor_interval`` seconds: mark games idle past ``abandon_after`` abandoned, and send games
+        nobody watches or plays (no bot thinking, no move for ``evict_after`` seconds) out of memory."""
+        while not self._closing:
+            await asyncio.sleep(self.config.janitor_interval)
+            try:
+                await self.sweep_idle()
+            except Exception:  # noqa: BLE001 - the janitor must live on
+                log.exception("janitor pass failed")
+
+    async def sweep_idle(self) -> None:
+        for game_id in await self.read(self.store.idle_running, self.config.abandon_after):
+            try:
+                live = await self.get(game_id)
+            except ServiceError:
+                continue
+            idle_days = self.config.abandon_after / 86400
+            await self._end(live, ABANDONED, f"no move for {idle_days:g} days")
+        now = time.monotonic()
+        for game_id, live in list(self.games.items()):
+            busy = live.bot_task is not None and not live.bot_task.done()
+            if busy or live.lock.locked() or self.hub.watched(game_id):
+                continue
+            if now - live.touched >= self.config.evict_after:
+                del self.games[game_id]
+
+    async def _sweep(self) -> None:
+        """Replay, one at a time and in the background, every running game not in memory: damaged ones are
+        quarantined (and listed as such) without waiting for someone to open them."""
+        try:
+            ids = await self.read(self.store.running_ids)
+        except Exception:  # noqa: BLE001
+            log.exception("could not list the running games to check them")
+            return
+        checked = 0
+        for game_id in ids:
+            if self._closing:
+                return
+            if game_id in self.games or game_id in self.damaged:
+                continue
+            try:
+                await self.read(self.store.load, game_id)
+            except Damaged as exc:
+                await self._quarantine(game_id, exc.reason)
+            except Exception as exc:  # noqa: BLE001
+                await self._quarantine(game_id, f"unreadable row ({type(exc).__name__})")
+            checked += 1
+            await asyncio.sleep(0.01)
+        log.info("checked %d stored running games", checked)
 
     # ------------------------------------------------------------------ bots
 
     def kick(self, live: LiveGame) -> None:
         """Make sure the game's bot task runs if a bot must decide."""
-        if self._closing:
-            return
-        state = live.game.state
-        if state.is_over or live.seats[state.decider].type != "bot":
+        if self._closing or not self._bot_turn(live):
             return
         if live.bot_task is None or live.bot_task.done():
             live.bot_task = asyncio.create_task(self._run_bots(live), name=f"bots-{live.id}")
 
+    def _set_error(self, live: LiveGame, error: str | None) -> None:
+        if live.error != error:
+            live.error = error
+            self._changed(live)
+
     async def _run_bots(self, live: LiveGame) -> None:
-        loop = asyncio.get_running_loop()
-        while not self._closing:
+        failures = 0
+        while not self._closing and live.status == RUNNING:
             state = live.game.state
             if state.is_over:
                 return
@@ -373,63 +601,89 @@ class GameService:
             spec = live.seats[seat].bot
             if live.seats[seat].type != "bot" or spec is None:
                 return
-            if self.bot_delay:
-                await asyncio.sleep(self.bot_delay)
-            version = live.version
-            snapshot = state.to_snapshot()
-            seed = (live.game.seed or 0) * 7919 + version * 31 + seat
-            try:
-                if spec.startswith("mcts") and self._pool is not None:
-                    text = await loop.run_in_executor(self._pool, _bot_decision, snapshot, spec, seed)
-                else:
-                    text = await run_in_threadpool(_bot_choose, state.copy(), spec, seed)
-            except Exception:  # pragma: no cover - a bot bug must not kill the server
-                log.exception("bot %s failed in game %s", spec, live.id)
+            if not live.has_human and live.version >= self.config.bot_move_budget:
+                budget = self.config.bot_move_budget
+                await self._end(live, STOPPED, f"stopped after {budget} moves (the move budget of games between bots)")
                 return
-            async with live.lock:
-                if live.version != version:  # someone undid or moved meanwhile: think again
-                    continue
-                try:
+            if self.config.bot_delay:
+                await asyncio.sleep(self.config.bot_delay)
+            version = live.version
+            seed = (live.game.seed or 0) * 7919 + version * 31 + seat + failures
+            fallback = failures >= BOT_FALLBACK_AFTER
+            try:
+                if fallback:
+                    text = await self.bots.decide(state, "random", seed, HUMAN_WAITING)
+                else:
+                    text = await self.bots.decide(state, spec, seed, HUMAN_WAITING if live.has_human else BOTS_ONLY)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a bot bug or a dead worker must not stop the game
+                failures += 1
+                log.exception("bot %s failed in game %s (%d in a row)", spec, live.id, failures)
+                self._set_error(live, f"the {spec} bot failed ({type(exc).__name__}); retrying")
+                await asyncio.sleep(backoff(failures))
+                continue
+            try:
+                async with live.lock:
+                    if live.version != version or live.status != RUNNING:
+                        continue  # someone undid or moved meanwhile: think again
                     await self._apply(live, text, seat)
-                except ServiceError as exc:  # pragma: no cover - would be a bot bug
+            except ServiceError as exc:
+                failures += 1
+                if exc.status == 503:
+                    log.warning("game %s: the database refused a bot move (%d in a row); retrying", live.id, failures)
+                    if failures >= 2:
+                        self._set_error(live, "the database is not answering; the bots will go on when it does")
+                else:  # an illegal bot move would be a bot bug
                     log.error("bot %s made an illegal move %s in game %s: %s", spec, text, live.id, exc.message)
-                    return
+                    self._set_error(live, f"the {spec} bot made an illegal move; retrying")
+                await asyncio.sleep(backoff(failures))
+                continue
+            if fallback:
+                log.error("game %s: the %s bot failed %d times; a random move was played", live.id, spec, failures)
+            failures = 0
+            self._set_error(live, None)
 
     # ------------------------------------------------------------------ views
 
-    def view(self, live: LiveGame, token: str | None) -> dict[str, Any]:
-        """The game as a token sees it (see docs/api.md)."""
-        seats = live.seats_of(token)
-        return self.view_for(live, seats)
-
     def view_json(self, live: LiveGame, seats: list[int]) -> str:
-        """The view as JSON text, cached per version and seats (a move's response and its WebSocket pushes share
+        """The view as JSON text, cached per revision and seats (a move's response and its WebSocket pushes share
         the work)."""
+        live.per_revision()
         key = tuple(seats)
-        if live.view_cache_revision != live.revision:
-            live.view_cache = {}
-            live.view_cache_revision = live.revision
         cached = live.view_cache.get(key)
         if cached is None:
             cached = json.dumps(self.view_for(live, seats), separators=(",", ":"))
             live.view_cache[key] = cached
         return cached
 
+    def view_message(self, live: LiveGame, seats: tuple[int, ...]) -> str:
+        """The WebSocket message carrying the view (one string per revision and seats, shared by every socket)."""
+        cache = live.per_revision()
+        key = ("message", seats)
+        text: str | None = cache.get(key)
+        if text is None:
+            text = cache[key] = '{"type":"view","view":' + self.view_json(live, list(seats)) + "}"
+        return text
+
     def view_for(self, live: LiveGame, seats: list[int]) -> dict[str, Any]:
         game = live.game
         state = game.state
         decider = state.decider
         legal: list[dict[str, Any]] = []
-        if not state.is_over and decider in seats:
+        if live.status == RUNNING and not state.is_over and decider in seats:
             legal = [{"text": m.text(), "json": m.to_json()} for m in state.legal_moves()]
         undo = 0
-        if game.movers and game.movers[-1] in seats:
+        if live.status == RUNNING and game.movers and game.movers[-1] in seats:
             undo = game.undoable(game.movers[-1])
         start = max(0, len(game.moves) - LOG_TAIL)
         return {
             "id": live.id,
             "version": live.version,
-            "status": "over" if state.is_over else "running",
+            "status": live.status,
+            "note": live.status_note,
+            "error": live.error,
+            "seed": game.seed if live.seed_shown else None,
             "board_side": state.board.side,
             "players": [
                 {"seat": i, "name": s.name, "type": s.type, "bot": s.bot, "colour": COLOURS[i]}
@@ -447,24 +701,72 @@ class GameService:
             "options": game.options.changed(),
         }
 
-    def history(self, live: LiveGame) -> dict[str, Any]:
-        """In-game scores after every move (replayed from the record), for the score chart."""
-        game = live.game
-        state = GameState.new(len(game.names), game.seed, game.options)
-        turns: list[dict[str, Any]] = [{"n": 0, "turn": state.turn, "move": None, "scores": list(state.score)}]
-        for i, move in enumerate(game.moves):
-            state.play(move)
-            turns.append({"n": i + 1, "turn": state.turn, "move": move.text(), "scores": list(state.score)})
-        final = None
-        if state.is_over:
-            final = public_state(state)["result"]["scores"]
-        return {"turns": turns, "final": final}
+    def history_json(self, live: LiveGame) -> str:
+        """In-game scores after every move (kept move by move), and the final totals once over; cached."""
+        cache = live.per_revision()
+        text: str | None = cache.get("history")
+        if text is None:
+            game = live.game
+            turns: list[dict[str, Any]] = [{"n": 0, "turn": 1, "move": None, "scores": live.scores[0]}]
+            turns += [
+                {"n": i + 1, "turn": game.move_turns[i], "move": game.moves[i].text(), "scores": live.scores[i + 1]}
+                for i in range(len(game.moves))
+            ]
+            final = [s.to_json() for s in final_scores(game.state)] if game.state.is_over else None
+            text = cache["history"] = json.dumps({"turns": turns, "final": final}, separators=(",", ":"))
+        return text
 
-    def replay_at(self, live: LiveGame, k: int) -> dict[str, Any]:
+    async def record_json(self, live: LiveGame) -> str:
+        """The game record; while the game runs, without the seed (published at the end) unless it is public.
+        Built on a worker thread and cached per revision."""
+        cache = live.per_revision()
+        text: str | None = cache.get("record")
+        if text is None:
+            game, shown = live.game, live.seed_shown
+
+            def build() -> str:
+                data = game_to_record(game)
+                if not shown:
+                    data["seed"] = None
+                return json.dumps(data, indent=1) + "\n"
+
+            text = await self._replay_job(build)
+            if cache is live.per_revision():
+                cache["record"] = text
+        return text
+
+    async def _replay_job(self, build: Callable[[], T]) -> T:
+        """Run ``build`` on the replay thread; at most REPLAY_QUEUE jobs at a time (503 beyond: a client asking for
+        many replays at once must not keep the thread, and the interpreter lock, from everyone's moves)."""
+        if self._replay_jobs >= REPLAY_QUEUE:
+            raise ServiceError(503, "the server is busy replaying games; try again", None, {"Retry-After": "1"})
+        self._replay_jobs += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._replayer, build)
+        finally:
+            self._replay_jobs -= 1
+
+    async def replay_at(self, live: LiveGame, k: int) -> dict[str, Any]:
+        """The public position after move ``k``, replayed on a worker thread (cached)."""
         game = live.game
         if not 0 <= k <= len(game.moves):
             raise ServiceError(404, f"move {k} does not exist (the game has {len(game.moves)} moves)")
-        state = GameState.new(len(game.names), game.seed, game.options)
-        for move in game.moves[:k]:
-            state.play(move)
-        return {"k": k, "moves": len(game.moves), "move": game.moves[k - 1].text() if k else None, "state": public_state(state)}
+        key = (live.id, live.revision, k)
+        hit = self._replays.get(key)
+        if hit is not None:
+            self._replays.move_to_end(key)
+            return hit
+        moves = game.moves[:k]
+        players, seed, options = len(game.names), game.seed, game.options
+
+        def build() -> dict[str, Any]:
+            state = GameState.new(players, seed, options)
+            for move in moves:
+                state.play(move)
+            return {"k": k, "moves": len(game.moves), "move": moves[-1].text() if k else None, "state": public_state(state)}
+
+        result = await self._replay_job(build)
+        self._replays[key] = result
+        while len(self._replays) > REPLAY_CACHE:
+            self._replays.popitem(last=False)
+        return result

@@ -1,0 +1,101 @@
+"""The server's limits and knobs: one documented default each, a ``hansa serve`` flag and an environment variable.
+
+``ServerConfig()`` holds the defaults; :meth:`ServerConfig.from_env` reads ``HANSA_*`` variables over them;
+``hansa serve --flag`` overrides both.  docs/api.md lists every field (a test keeps the two in step).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+
+def _cpus() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+
+
+def _setting(default: Any, env: str, help: str) -> Any:
+    return field(default=default, metadata={"env": env, "help": help})
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Every limit of the server.  Sizes are bytes, times seconds, rates per client IP address."""
+
+    max_body: int = _setting(64 * 1024, "HANSA_MAX_BODY", "largest request body (413 above)")
+    max_header: int = _setting(16 * 1024, "HANSA_MAX_HEADER", "largest request line + headers (431 above)")
+    max_name: int = _setting(30, "HANSA_MAX_NAME", "longest player name, in characters")
+    max_move_text: int = _setting(200, "HANSA_MAX_MOVE_TEXT", "longest move text, in characters")
+    create_per_minute: int = _setting(10, "HANSA_CREATE_PER_MINUTE", "games one client may create per minute (429)")
+    max_live_games: int = _setting(1000, "HANSA_MAX_LIVE_GAMES", "running games on the server (429 to create more)")
+    ws_per_game: int = _setting(50, "HANSA_WS_PER_GAME", "WebSockets open on one game (429)")
+    ws_per_client: int = _setting(20, "HANSA_WS_PER_CLIENT", "WebSockets open from one client (429)")
+    ws_max_message: int = _setting(4096, "HANSA_WS_MAX_MESSAGE", "largest WebSocket message a client may send")
+    ws_messages_per_second: float = _setting(
+        5.0, "HANSA_WS_MESSAGES_PER_SECOND", "messages a client may send per second on one socket (burst 20)"
+    )
+    ws_send_timeout: float = _setting(
+        10.0, "HANSA_WS_SEND_TIMEOUT", "a socket that takes longer to accept a message is dropped"
+    )
+    lock_timeout: float = _setting(10.0, "HANSA_LOCK_TIMEOUT", "longest wait for a busy game (503, nothing changed)")
+    bot_processes: int = _setting(_cpus(), "HANSA_BOT_PROCESSES", "worker processes for MCTS bots (0: threads)")
+    bot_delay: float = _setting(0.3, "HANSA_BOT_DELAY", "pause before each bot move, to be watchable")
+    bot_move_budget: int = _setting(
+        20_000, "HANSA_BOT_MOVE_BUDGET", "moves after which a game of bots only is stopped"
+    )
+    abandon_after: float = _setting(
+        7 * 24 * 3600.0, "HANSA_ABANDON_AFTER", "a running game idle this long is marked abandoned"
+    )
+    evict_after: float = _setting(
+        600.0, "HANSA_EVICT_AFTER", "an idle game nobody watches leaves memory (loaded again on demand)"
+    )
+    janitor_interval: float = _setting(30.0, "HANSA_JANITOR_INTERVAL", "how often idle games are looked for")
+    db_busy_timeout: float = _setting(
+        5.0, "HANSA_DB_BUSY_TIMEOUT", "SQLite: how long a write waits for a lock before it fails (and is retried)"
+    )
+    lobby_cache: float = _setting(1.0, "HANSA_LOBBY_CACHE", "seconds a lobby page is served from memory")
+
+    @classmethod
+    def from_env(cls, overrides: dict[str, Any] | None = None, environ: Mapping[str, str] | None = None) -> ServerConfig:
+        """The defaults, then ``HANSA_*`` variables, then ``overrides`` (None values are ignored)."""
+        env = os.environ if environ is None else environ
+        defaults = cls()
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = env.get(f.metadata["env"])
+            if raw is not None and raw.strip():
+                kind: type = type(getattr(defaults, f.name))
+                try:
+                    values[f.name] = kind(float(raw)) if kind is int else kind(raw)
+                except ValueError as exc:
+                    raise ValueError(f"{f.metadata['env']}={raw!r} is not a {kind.__name__}") from exc
+        values.update({k: v for k, v in (overrides or {}).items() if v is not None})
+        config = replace(defaults, **values)
+        config.check()
+        return config
+
+    def check(self) -> None:
+        """Refuse settings that cannot work (a negative size, no WebSocket allowed, ...)."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value < 0:
+                raise ValueError(f"{f.name} must not be negative (got {value})")
+        for name in ("max_body", "max_header", "max_name", "max_move_text", "ws_max_message", "max_live_games"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1")
+        if self.max_header < 1024:
+            raise ValueError("max_header must be at least 1024 bytes")
+
+
+def settings_table() -> list[tuple[str, str, str, str]]:
+    """``(flag, environment variable, default, meaning)`` for every setting (docs and ``--help``)."""
+    out = []
+    default = ServerConfig()
+    for f in fields(ServerConfig):
+        flag = "--" + f.name.replace("_", "-")
+        value = getattr(default, f.name)
+        shown = "the cores" if f.name == "bot_processes" else str(value)
+        out.append((flag, f.metadata["env"], shown, f.metadata["help"]))
+    return out

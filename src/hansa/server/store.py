@@ -1,0 +1,318 @@
+"""The database side of the server: every statement it runs, as blocking methods (the service runs them on its
+database threads), and the replay of a stored game with every way it can be damaged named.
+
+Reads never go through the ORM's JSON decoding: a row whose JSON is damaged must be reported, not crash the query
+that met it.  The lobby reads summary columns only (never the snapshot).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Text, cast, delete, func, insert, select, update
+from sqlalchemy.engine import Connection, Engine
+
+from ..bots import bot_spec_ok
+from ..core.errors import HansaError
+from ..game import Game
+from .db import GAMES, MOVES, utcnow
+
+#: Game statuses.  Only "running" games take moves; "damaged" ones are never served for play.
+RUNNING, OVER, STOPPED, ABANDONED, DAMAGED = "running", "over", "stopped", "abandoned", "damaged"
+ENDED = (OVER, STOPPED, ABANDONED)
+
+
+class Damaged(Exception):
+    """A stored game that cannot be served: what is wrong, and the first bad move (1-based) if a move is."""
+
+    def __init__(self, reason: str, move: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.move = move
+
+
+class StaleVersion(Exception):
+    """The stored game is not at the version the writer expected: another copy of it wrote first."""
+
+    def __init__(self, game_id: str, expected: int) -> None:
+        super().__init__(f"stored version is not {expected}; another writer changed the game")
+        self.game_id = game_id
+
+
+@dataclass
+class StoredSeat:
+    name: str
+    type: str  # "human" or "bot"
+    bot: str | None
+    token_hash: str | None
+
+
+@dataclass
+class StoredGame:
+    """A game as replayed from its record (setup row + move rows)."""
+
+    id: str
+    game: Game
+    seats: list[StoredSeat]
+    hotseat_hash: str
+    creator_hash: str | None
+    seed_public: bool
+    status: str
+    status_note: str | None
+    created_at: datetime
+    updated_at: datetime
+    #: in-game scores after every move (index 0: before the first move), collected while replaying
+    scores: list[list[int]]
+    snapshot_matches: bool
+
+
+def _json_text(value: Any, what: str) -> Any:
+    if value is None:
+        raise Damaged(f"{what} is missing")
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except ValueError as exc:
+        raise Damaged(f"{what} is not valid JSON ({exc})") from None
+
+
+def _seats(players: Any) -> list[StoredSeat]:
+    if not isinstance(players, list) or not 2 <= len(players) <= 5:
+        raise Damaged("players is not a list of 2 to 5 seats")
+    seats = []
+    for i, p in enumerate(players):
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str) or p.get("type") not in ("human", "bot"):
+            raise Damaged(f"seat {i} is not a {{name, type: human|bot}} object")
+        bot = p.get("bot")
+        if p["type"] == "bot" and not (isinstance(bot, str) and bot_spec_ok(bot)):
+            raise Damaged(f"seat {i} names no known bot ({str(bot)[:40]!r})")
+        token = p.get("token_hash")
+        if token is not None and not isinstance(token, str):
+            raise Damaged(f"seat {i} has a malformed token hash")
+        seats.append(StoredSeat(p["name"], p["type"], bot if p["type"] == "bot" else None, token))
+    return seats
+
+
+def replay_stored(row: dict[str, Any], moves: list[tuple[int, str]]) -> StoredGame:
+    """Rebuild a game from its row and its ``(n, text)`` move rows; raises :class:`Damaged` naming the first problem."""
+    players = _seats(_json_text(row["players"], "players"))
+    options = _json_text(row["options"], "options")
+    if not isinstance(options, dict):
+        raise Damaged("options is not an object")
+    seed = row["seed"]
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise Damaged("seed is not an integer")
+    try:
+        game = Game([s.name for s in players], seed=seed, options=options, undo="own")
+    except HansaError as exc:
+        raise Damaged(f"the setup does not load: {exc}") from None
+    scores = [list(game.state.score)]
+    for i, (n, text) in enumerate(moves):
+        if n != i + 1:
+            raise Damaged(f"move {i + 1} is missing (the next stored move is number {n})", i + 1)
+        if not isinstance(text, str):
+            raise Damaged(f"move {n} is not text", n)
+        try:
+            game.play(text)
+        except HansaError as exc:
+            raise Damaged(f"move {n} ({text[:60]!r}) does not replay: {exc}", n) from None
+        scores.append(list(game.state.score))
+    if row["version"] != len(moves):
+        raise Damaged(f"the game row says {row['version']} moves but {len(moves)} are stored", len(moves) + 1)
+    snapshot = row.get("snapshot")
+    try:
+        matches = snapshot is not None and _json_text(snapshot, "snapshot") == game.state.to_snapshot()
+    except Damaged:
+        matches = False
+    return StoredGame(
+        id=row["id"], game=game, seats=players, hotseat_hash=row["hotseat_hash"], creator_hash=row["creator_hash"],
+        seed_public=bool(row["seed_public"]), status=row["status"], status_note=row["status_note"],
+        created_at=row["created_at"], updated_at=row["updated_at"], scores=scores, snapshot_matches=matches,
+    )
+
+
+_ROW_COLUMNS = [
+    GAMES.c.id, GAMES.c.created_at, GAMES.c.updated_at, GAMES.c.seed, GAMES.c.hotseat_hash, GAMES.c.creator_hash,
+    GAMES.c.seed_public, GAMES.c.status, GAMES.c.status_note, GAMES.c.version, GAMES.c.turn,
+    cast(GAMES.c.options, Text).label("options"), cast(GAMES.c.players, Text).label("players"),
+]
+_SUMMARY_COLUMNS = [
+    GAMES.c.id, GAMES.c.created_at, GAMES.c.updated_at, GAMES.c.status, GAMES.c.status_note, GAMES.c.version,
+    GAMES.c.turn, GAMES.c.seed, GAMES.c.seed_public, cast(GAMES.c.players, Text).label("players"),
+]
+
+
+def encode_cursor(created: datetime, game_id: str) -> str:
+    return base64.urlsafe_b64encode(f"{created.isoformat()}|{game_id}".encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, str]:
+    """Raises ValueError for anything that is not a cursor this server made."""
+    if len(cursor) > 100:
+        raise ValueError("cursor too long")
+    raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+    stamp, _, game_id = raw.partition("|")
+    if not game_id or len(game_id) > 16:
+        raise ValueError("not a cursor")
+    return datetime.fromisoformat(stamp), game_id
+
+
+class Store:
+    """Blocking database access for one server process."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    # ------------------------------------------------------------------ games
+
+    def insert_game(self, values: dict[str, Any]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(GAMES), [values])
+
+    def load(self, game_id: str) -> StoredGame | None:
+        """The game replayed from its record, None if there is no such game; raises :class:`Damaged`."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(*_ROW_COLUMNS, cast(GAMES.c.snapshot, Text).label("snapshot")).where(GAMES.c.id == game_id)
+            ).mappings().first()
+            if row is None:
+                return None
+            moves = self._moves(conn, game_id)
+        return replay_stored(dict(row), moves)
+
+    def load_row(self, game_id: str) -> dict[str, Any] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(*_ROW_COLUMNS).where(GAMES.c.id == game_id)).mappings().first()
+            return dict(row) if row is not None else None
+
+    @staticmethod
+    def _moves(conn: Connection, game_id: str) -> list[tuple[int, str]]:
+        rows = conn.execute(select(MOVES.c.n, MOVES.c.text).where(MOVES.c.game_id == game_id).order_by(MOVES.c.n))
+        return [(int(n), text) for n, text in rows]
+
+    def store_move(self, game_id: str, n: int, seat: int, turn: int, text: str, row: dict[str, Any]) -> None:
+        """Move ``n`` and the game row (expected at version ``n - 1``) in one transaction."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(MOVES),
+                [{"game_id": game_id, "n": n, "seat": seat, "turn": turn, "text": text, "created_at": utcnow()}],
+            )
+            self._update(conn, game_id, n - 1, row)
+
+    def store_undo(self, game_id: str, before: int, row: dict[str, Any]) -> None:
+        """Delete the moves after ``row["version"]`` and update the game row (expected at version ``before``)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(MOVES).where(MOVES.c.game_id == game_id, MOVES.c.n > row["version"]))
+            self._update(conn, game_id, before, row)
+
+    @staticmethod
+    def _update(conn: Connection, game_id: str, expected: int, row: dict[str, Any]) -> None:
+        result = conn.execute(
+            update(GAMES).where(GAMES.c.id == game_id, GAMES.c.version == expected).values(updated_at=utcnow(), **row)
+        )
+        if result.rowcount != 1:
+            raise StaleVersion(game_id, expected)
+
+    def set_status(self, game_id: str, status: str, note: str | None, only_if: str | None = None) -> bool:
+        """Set a game's status (and note); with ``only_if`` only when its status is that one.  True if changed."""
+        stmt = update(GAMES).where(GAMES.c.id == game_id)
+        if only_if is not None:
+            stmt = stmt.where(GAMES.c.status == only_if)
+        with self.engine.begin() as conn:
+            result = conn.execute(stmt.values(status=status, status_note=note, bot_turn=False, updated_at=utcnow()))
+            return bool(result.rowcount)
+
+    def delete_game(self, game_id: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(delete(MOVES).where(MOVES.c.game_id == game_id))
+            conn.execute(delete(GAMES).where(GAMES.c.id == game_id))
+
+    # ------------------------------------------------------------------ queries
+
+    def count_running(self) -> int:
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(GAMES).where(GAMES.c.status == RUNNING)).scalar_one())
+
+    def ids_waiting_for_bots(self) -> list[str]:
+        """Running games in which a bot must decide: restored at start so that their bots carry on."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(GAMES.c.id).where(GAMES.c.status == RUNNING, GAMES.c.bot_turn.is_(True)))
+            return [r[0] for r in rows]
+
+    def running_ids(self) -> list[str]:
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(select(GAMES.c.id).where(GAMES.c.status == RUNNING))]
+
+    def idle_running(self, idle: float) -> list[str]:
+        """Running games without a move for ``idle`` seconds."""
+        cutoff = utcnow() - timedelta(seconds=idle)
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(GAMES.c.id).where(GAMES.c.status == RUNNING, GAMES.c.updated_at < cutoff))
+            return [r[0] for r in rows]
+
+    def list_games(self, limit: int, before: tuple[datetime, str] | None, status: str | None) -> dict[str, Any]:
+        """One page of the lobby, newest first: summary columns only, and the cursor of the next page."""
+        stmt = select(*_SUMMARY_COLUMNS).order_by(GAMES.c.created_at.desc(), GAMES.c.id.desc()).limit(limit + 1)
+        if status is not None:
+            stmt = stmt.where(GAMES.c.status == status)
+        if before is not None:
+            created, game_id = before
+            stmt = stmt.where(
+                (GAMES.c.created_at < created) | ((GAMES.c.created_at == created) & (GAMES.c.id < game_id))
+            )
+        with self.engine.connect() as conn:
+            rows = list(conn.execute(stmt).mappings())
+        more = len(rows) > limit
+        rows = rows[:limit]
+        games = [summary(r) for r in rows]
+        cursor = encode_cursor(rows[-1]["created_at"], rows[-1]["id"]) if more and rows else None
+        return {"games": games, "next": cursor}
+
+
+def summary(row: Any) -> dict[str, Any]:
+    """A lobby entry.  A row whose players cannot be read is listed as damaged, never dropped."""
+    status, note = row["status"], row["status_note"]
+    try:
+        players = [{"name": s.name, "type": s.type, "bot": s.bot} for s in _seats(_json_text(row["players"], "players"))]
+    except Damaged as exc:
+        players = []
+        if status != DAMAGED:
+            status, note = DAMAGED, exc.reason
+    return {
+        "id": row["id"],
+        "created": row["created_at"].isoformat() + "Z",
+        "updated": row["updated_at"].isoformat() + "Z",
+        "players": players,
+        "status": status,
+        "note": note,
+        "turn": row["turn"],
+        "moves": row["version"],
+        "seed": row["seed"] if row["seed_public"] else None,
+    }
+
+
+def check_database(engine: Engine) -> dict[str, Any]:
+    """Replay every stored game (``hansa db check``): the damaged ones with their first problem, and the games
+    whose stored snapshot differs from their replayed record (harmless: the record wins)."""
+    store = Store(engine)
+    damaged: list[dict[str, Any]] = []
+    snapshot_differs: list[str] = []
+    with engine.connect() as conn:
+        ids = [r[0] for r in conn.execute(select(GAMES.c.id).order_by(GAMES.c.created_at))]
+    for game_id in ids:
+        try:
+            stored = store.load(game_id)
+        except Damaged as exc:
+            damaged.append({"id": game_id, "move": exc.move, "reason": exc.reason})
+            continue
+        except Exception as exc:  # noqa: BLE001 - a row the database itself cannot give back
+            damaged.append({"id": game_id, "move": None, "reason": f"unreadable row: {type(exc).__name__}: {exc}"})
+            continue
+        if stored is not None and not stored.snapshot_matches:
+            snapshot_differs.append(game_id)
+    return {"games": len(ids), "damaged": damaged, "snapshot_differs": snapshot_differs}
