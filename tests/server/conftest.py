@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -29,8 +29,10 @@ def free_port() -> int:
 class Server:
     """A server process; ``restart()`` and ``kill()`` keep the same database and port."""
 
-    def __init__(self, database_url: str, log: Path) -> None:
+    def __init__(self, database_url: str, log: Path, *flags: str, env: dict[str, str] | None = None) -> None:
         self.database_url = database_url
+        self.flags = list(flags)
+        self.env = env or {}
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
@@ -40,8 +42,8 @@ class Server:
         out = self.log.open("ab")
         self.proc = subprocess.Popen(
             [HANSA, "serve", "--port", str(self.port), "--database-url", self.database_url,
-             "--bot-delay", "0", "--bot-processes", "0"],
-            stdout=out, stderr=subprocess.STDOUT,
+             "--bot-delay", "0", "--bot-processes", "0", *self.flags],
+            stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **self.env},
         )
         deadline = time.time() + 30
         while time.time() < deadline:
@@ -101,6 +103,23 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     srv.start()
     yield srv
     srv.stop()
+
+
+@pytest.fixture
+def make_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    """A factory of started servers on SQLite files in tmp_path: ``make_server("--flag", "value", ...)``."""
+    servers: list[Server] = []
+
+    def make(*flags: str, env: dict[str, str] | None = None) -> Server:
+        srv = Server(f"sqlite:///{tmp_path / f'hansa{len(servers)}.sqlite3'}", tmp_path / f"server{len(servers)}.log",
+                     *flags, env=env)
+        servers.append(srv)
+        srv.start()
+        return srv
+
+    yield make
+    for srv in servers:
+        srv.stop()
 
 
 @pytest.fixture

@@ -27,8 +27,13 @@ def create(server: Server, players: list[dict[str, Any]], **extra: Any) -> dict[
     return r.json()
 
 
+def auth(token: str | None) -> dict[str, str]:
+    """Seat tokens travel in the X-Hansa-Token header (never in a URL)."""
+    return {"X-Hansa-Token": token} if token else {}
+
+
 def view(server: Server, game_id: str, token: str | None = None) -> dict[str, Any]:
-    r = httpx.get(f"{server.url}/api/games/{game_id}", params={"token": token} if token else {}, timeout=10)
+    r = httpx.get(f"{server.url}/api/games/{game_id}", headers=auth(token), timeout=10)
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -37,7 +42,7 @@ def move(server: Server, game_id: str, token: str | None, text: Any, version: in
     body: dict[str, Any] = {"move": text, "version": version}
     if seat is not None:
         body["seat"] = seat
-    return httpx.post(f"{server.url}/api/games/{game_id}/moves", params={"token": token} if token else {}, json=body, timeout=10)
+    return httpx.post(f"{server.url}/api/games/{game_id}/moves", headers=auth(token), json=body, timeout=10)
 
 
 def run_coroutine(coro: Coroutine[Any, Any, T]) -> T:
@@ -120,9 +125,9 @@ def test_hotseat_and_undo(server: Server) -> None:
     first = next(m["text"] for m in v["legal"] if m["text"].startswith("place"))
     v = move(server, gid, hot, first, 0).json()
     assert v["undo"] == 1
-    r = httpx.post(f"{server.url}/api/games/{gid}/undo", params={"token": hot}, json={"version": 1}, timeout=10)
+    r = httpx.post(f"{server.url}/api/games/{gid}/undo", headers=auth(hot), json={"version": 1}, timeout=10)
     assert r.status_code == 200 and r.json()["version"] == 0 and r.json()["log"] == []
-    r = httpx.post(f"{server.url}/api/games/{gid}/undo", params={"token": hot}, json={"version": 0}, timeout=10)
+    r = httpx.post(f"{server.url}/api/games/{gid}/undo", headers=auth(hot), json={"version": 0}, timeout=10)
     assert r.status_code == 422
 
 
@@ -157,10 +162,11 @@ def test_websocket_pushes_views(server: Server) -> None:
     tokens = [s["token"] for s in g["seats"]]
     decider = view(server, gid)["state"]["turn"]["decider"]
     watcher_token = tokens[(decider + 1) % 3]
-    ws_url = server.url.replace("http", "ws") + f"/api/games/{gid}/ws?token={watcher_token}"
+    ws_url = server.url.replace("http", "ws") + f"/api/games/{gid}/ws"
 
     async def scenario() -> list[dict[str, Any]]:
-        async with websockets.connect(ws_url) as ws:
+        async with websockets.connect(ws_url, subprotocols=["hansa", "hansa.token." + watcher_token]) as ws:
+            assert ws.subprotocol == "hansa"
             first = json.loads(await asyncio.wait_for(ws.recv(), 5))
             assert first["type"] == "view" and first["view"]["version"] == 0
             v = view(server, gid, tokens[decider])
@@ -185,7 +191,7 @@ def test_concurrent_moves_one_wins(server: Server) -> None:
     async def both() -> list[int]:
         async with httpx.AsyncClient(base_url=server.url, timeout=10) as client:
             rs = await asyncio.gather(*[
-                client.post(f"/api/games/{gid}/moves", params={"token": hot}, json={"move": legal[i], "version": 0})
+                client.post(f"/api/games/{gid}/moves", headers=auth(hot), json={"move": legal[i], "version": 0})
                 for i in range(2)
             ])
             return sorted(r.status_code for r in rs)
