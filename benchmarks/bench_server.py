@@ -75,8 +75,9 @@ async def client(
     gid, token = game["id"], game["hotseat_token"]
     creations.append(time.perf_counter() - t0)
     moves = 0
-    ws_url = base.replace("http", "ws") + f"/api/games/{gid}/ws?token={token}"
-    async with websockets.connect(ws_url, max_size=2**24) as ws:
+    ws_url = base.replace("http", "ws") + f"/api/games/{gid}/ws"
+    headers = {"X-Hansa-Token": token}
+    async with websockets.connect(ws_url, max_size=2**24, additional_headers=headers) as ws:
         view = json.loads(await ws.recv())["view"]
         while time.perf_counter() < until and view["status"] == "running":
             if think:
@@ -84,10 +85,10 @@ async def client(
             move = choose(view, rng)
             t0 = time.perf_counter()
             try:
-                r = await http.post(f"/api/games/{gid}/moves", params={"token": token}, json={"move": move, "version": view["version"]})
+                r = await http.post(f"/api/games/{gid}/moves", headers=headers, json={"move": move, "version": view["version"]})
             except httpx.TransportError as exc:
                 errors.append(f"transport: {exc!r}")
-                view = (await http.get(f"/api/games/{gid}", params={"token": token})).json()
+                view = (await http.get(f"/api/games/{gid}", headers=headers)).json()
                 continue
             elapsed = time.perf_counter() - t0
             measured = t0 >= measure_from
@@ -95,7 +96,7 @@ async def client(
                 latencies.append(elapsed)
             if r.status_code != 200:
                 errors.append(f"{r.status_code} {r.text[:120]}")
-                view = (await http.get(f"/api/games/{gid}", params={"token": token})).json()
+                view = (await http.get(f"/api/games/{gid}", headers=headers)).json()
                 continue
             view = r.json()
             moves += measured
@@ -164,7 +165,8 @@ def main() -> None:
             db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
             hansa = str(Path(sys.executable).parent / "hansa")
             proc = subprocess.Popen(
-                [hansa, "serve", "--port", str(port), "--database-url", f"sqlite:///{db}", "--bot-delay", "0", "--bot-processes", "0"],
+                [hansa, "serve", "--port", str(port), "--database-url", f"sqlite:///{db}", "--bot-delay", "0", "--bot-processes", "0",
+                 "--create-per-minute", "100000", "--ws-per-client", "100000", "--max-live-games", "100000"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )
             base = f"http://127.0.0.1:{port}"

@@ -1,0 +1,551 @@
+"""Hostile-load benchmark: a fuzzer of malformed and illegal requests, and a human's move latency while hostile
+clients load the server.
+
+    python benchmarks/bench_hostile.py                       # everything, against this checkout's `hansa serve`
+    python benchmarks/bench_hostile.py --fuzz 20000 --scenarios none
+    python benchmarks/bench_hostile.py --hansa /path/to/old/.venv/bin/hansa --legacy   # a server without the limits
+
+**Fuzzer.** ``--fuzz N`` requests (default 20,000) in batches of 500 against games in known positions: bodies of
+random bytes, truncated or deeply nested JSON, NaN/Infinity, invalid UTF-8, wrong types and unknown fields,
+oversized strings, numbers and headers, bad tokens and seats, stale versions, illegal moves, bad paths and query
+parameters, wrong methods, stop/delete/undo without the right token.  After every batch it checks that no answer was
+a 5xx and that no game changed (every view, with every token, and the lobby are compared with their state before).
+
+**Latency.** A human client plays a three-seat hot-seat game, one move every ``--think`` seconds, and the latency
+of every move POST is measured (request sent → new view received), p50/p99/max, under each load, each on a fresh
+server and database:
+
+* ``baseline``: nothing else;
+* ``slow``: 50 spectator sockets on the human's game that never read and 20 that flood pings without reading, both
+  reconnecting whenever the server drops them;
+* ``pollers``: 4 clients polling the lobby (100 games a page) and 4 polling the ``/history`` of a 3,000-move game,
+  as fast as they can, over 500 stored games;
+* ``mcts``: 20 games of ``mcts:hard`` bots only; besides the move latency, the wait of a human for an ``mcts:easy``
+  opponent's answer (human move sent → the human must decide again) is measured in another game;
+* ``sockets``: 1,000 well-behaved WebSockets watching 20 bot games (50 each, the default per-game limit);
+* ``all``: every load above at once.
+
+The load generators run in a separate process from the measuring client.  ``--legacy`` runs a server without the
+new flags (an older hansa), with the same loads.  Measures; asserts nothing.  Prints a table and, with ``--json F``,
+writes the numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import json
+import multiprocessing
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+LEGACY_FLAGS = {"--bot-delay", "--bot-processes"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    def __init__(self, hansa: str, legacy: bool, flags: list[str]) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="hansa-hostile-"))
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        keep: list[str] = []
+        for name, value in zip(flags[::2], flags[1::2]):
+            if not legacy or name in LEGACY_FLAGS:
+                keep += [name, value]
+        self.proc = subprocess.Popen(
+            [hansa, "serve", "--port", str(self.port), "--database-url", f"sqlite:///{self.dir / 'db.sqlite3'}", *keep],
+            stdout=open(self.dir / "server.log", "wb"), stderr=subprocess.STDOUT,
+        )
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                if httpx.get(self.base + "/api/bots", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start: " + (self.dir / "server.log").read_text()[-2000:])
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def create(base: str, players: list[dict[str, Any]], seed: int | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"players": players}
+    if seed is not None:
+        body["seed"] = seed
+    r = httpx.post(base + "/api/games", json=body, timeout=30)
+    r.raise_for_status()
+    return r.json()  # type: ignore[no-any-return]
+
+
+def humans(n: int) -> list[dict[str, Any]]:
+    return [{"name": f"H{i}", "type": "human"} for i in range(n)]
+
+
+def bots(n: int, spec: str) -> list[dict[str, Any]]:
+    return [{"name": f"B{i}", "type": "bot", "bot": spec} for i in range(n)]
+
+
+def pick(view: dict[str, Any], rng: random.Random) -> str:
+    legal = [m["text"] for m in view["legal"]]
+    claims = [m for m in legal if m.startswith("claim")]
+    if claims:
+        return rng.choice(claims)
+    builds = [m for m in legal if m.split()[0] in ("place", "relocate", "marker", "neutral", "income")]
+    if builds and rng.random() < 0.85:
+        return rng.choice(builds)
+    return rng.choice(legal)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+# ---------------------------------------------------------------------------------------------- the human
+
+
+async def human_game(base: str, moves: int, think: float, seed: int) -> dict[str, Any]:
+    """Play ``moves`` moves of a three-seat hot-seat game; the latency of each move POST."""
+    game = create(base, humans(3), seed=seed)
+    gid, token = game["id"], game["hotseat_token"]
+    rng = random.Random(seed)
+    latencies: list[float] = []
+    timeouts = 0
+    headers = {"X-Hansa-Token": token}
+    async with httpx.AsyncClient(base_url=base, headers=headers, timeout=10) as http:
+        view = (await http.get(f"/api/games/{gid}")).json()
+        while len(latencies) + timeouts < moves and view["legal"]:
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            text = pick(view, rng)
+            body = {"move": text, "version": view["version"], "seat": view["state"]["turn"]["decider"]}
+            t0 = time.perf_counter()
+            try:
+                r = await http.post(f"/api/games/{gid}/moves", json=body)
+            except httpx.TimeoutException:
+                timeouts += 1
+                if timeouts >= 3:
+                    break
+                view = (await http.get(f"/api/games/{gid}", timeout=30)).json()
+                continue
+            latencies.append(time.perf_counter() - t0)
+            if r.status_code != 200:
+                view = (await http.get(f"/api/games/{gid}")).json()
+                continue
+            view = r.json()
+    return summarize(latencies, timeouts)
+
+
+def summarize(latencies: list[float], timeouts: int = 0) -> dict[str, Any]:
+    ms = [x * 1000 for x in latencies]
+    return {
+        "n": len(ms), "timeouts": timeouts,
+        "p50_ms": round(percentile(ms, 0.50), 1), "p99_ms": round(percentile(ms, 0.99), 1),
+        "max_ms": round(max(ms), 1) if ms else None,
+        "mean_ms": round(statistics.fmean(ms), 1) if ms else None,
+    }
+
+
+async def easy_bot_waits(base: str, turns: int) -> dict[str, Any]:
+    """A human against an mcts:easy bot: seconds from the human's move (ending the turn) to the human's next decision."""
+    game = create(base, humans(1) + bots(1, "mcts:easy"), seed=5)
+    gid, token = game["id"], game["seats"][0]["token"]
+    rng = random.Random(5)
+    waits: list[float] = []
+    async with httpx.AsyncClient(base_url=base, headers={"X-Hansa-Token": token}, timeout=120) as http:
+        async def my_turn() -> dict[str, Any]:
+            while True:
+                v = (await http.get(f"/api/games/{gid}")).json()
+                if v["legal"] or v["status"] != "running":
+                    return v  # type: ignore[no-any-return]
+                await asyncio.sleep(0.02)
+
+        view = await my_turn()
+        while len(waits) < turns and view["status"] == "running":
+            legal = [m["text"] for m in view["legal"]]
+            text = "end" if "end" in legal and rng.random() < 0.5 else pick(view, rng)
+            t0 = time.perf_counter()
+            r = await http.post(f"/api/games/{gid}/moves", json={"move": text, "version": view["version"]})
+            after = r.json() if r.status_code == 200 else view
+            if after["legal"]:  # still the human's decision: no bot involved
+                view = after
+                continue
+            view = await my_turn()
+            waits.append(time.perf_counter() - t0)
+    return {"n": len(waits), "p50_s": round(percentile(waits, 0.5), 2), "p99_s": round(percentile(waits, 0.99), 2),
+            "max_s": round(max(waits), 2) if waits else None}
+
+
+# ---------------------------------------------------------------------------------------------- hostile loads
+
+
+def raw_ws(port: int, gid: str) -> socket.socket:
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.settimeout(5)
+    s.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    s.sendall((f"GET /api/games/{gid}/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = s.recv(1)
+        if not chunk:
+            break
+        head += chunk
+    s.setblocking(False)
+    return s
+
+
+PING = bytes([0x81, 0x80 | 15]) + b"\0\0\0\0" + b'{"type":"ping"}'
+
+
+async def slow_sockets(port: int, gid: str, stalled: int, flooders: int, stop: Any) -> None:
+    """Sockets that never read (reopened when dropped) and sockets that flood pings without reading."""
+    loop = asyncio.get_running_loop()
+    socks: list[tuple[str, socket.socket | None]] = [("stall", None)] * stalled + [("flood", None)] * flooders
+    while not stop.is_set():
+        for i, (kind, s) in enumerate(socks):
+            dead = s is None
+            if s is not None:
+                try:
+                    if kind == "flood":
+                        s.send(PING * 20)
+                    elif s.recv(1, socket.MSG_PEEK) == b"":
+                        dead = True
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    dead = True
+            if dead:
+                if s is not None:
+                    s.close()
+                try:
+                    socks[i] = (kind, await loop.run_in_executor(None, raw_ws, port, gid))
+                except OSError:
+                    socks[i] = (kind, None)
+        await asyncio.sleep(0.05)
+    for _, s in socks:
+        if s is not None:
+            s.close()
+
+
+async def pollers(base: str, paths: list[str], stop: Any) -> None:
+    async def poll(path: str) -> None:
+        async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+            while not stop.is_set():
+                try:
+                    await http.get(path)
+                except httpx.HTTPError:
+                    await asyncio.sleep(0.1)
+
+    await asyncio.gather(*[poll(p) for p in paths])
+
+
+async def watchers(ws_base: str, gids: list[str], per_game: int, stop: Any) -> None:
+    async def watch(gid: str) -> None:
+        while not stop.is_set():
+            try:
+                async with websockets.connect(f"{ws_base}/api/games/{gid}/ws", max_size=2**24, open_timeout=30) as ws:
+                    while not stop.is_set():
+                        try:
+                            await asyncio.wait_for(ws.recv(), 1)
+                        except TimeoutError:
+                            pass
+            except Exception:  # noqa: BLE001 - refused or dropped: try again a little later
+                await asyncio.sleep(1)
+
+    await asyncio.gather(*[watch(g) for g in gids for _ in range(per_game)])
+
+
+def run_load(kind: str, args: dict[str, Any], stop: Any) -> None:
+    """Entry point of the load process."""
+    async def main() -> None:
+        jobs = []
+        if "slow" in kind:
+            jobs.append(slow_sockets(args["port"], args["human_gid"], 50, 20, stop))
+        if "pollers" in kind:
+            jobs.append(pollers(args["base"], args["poll_paths"], stop))
+        if "sockets" in kind:
+            jobs.append(watchers(args["ws_base"], args["watch_gids"], 50, stop))
+
+        async def until_stopped() -> None:
+            while not stop.is_set():
+                await asyncio.sleep(0.1)
+
+        jobs.append(until_stopped())
+        await asyncio.gather(*jobs)
+
+    asyncio.run(main())
+
+
+# ---------------------------------------------------------------------------------------------- scenarios
+
+
+def scenario(name: str, hansa: str, legacy: bool, moves: int, think: float) -> dict[str, Any]:
+    flags = ["--bot-delay", "0.3"]
+    if not legacy:
+        flags += ["--create-per-minute", "100000", "--max-live-games", "100000", "--ws-per-client", "100000",
+                  "--ws-per-game", "100000" if name == "stress" else "50"]
+    server = Server(hansa, legacy, flags)
+    base = server.base
+    out: dict[str, Any] = {"scenario": name}
+    try:
+        load_args: dict[str, Any] = {"port": server.port, "base": base, "ws_base": base.replace("http", "ws")}
+        kind = {"all": "slow pollers mcts sockets"}.get(name, name)
+        # the human's game exists first so that the slow sockets can target it
+        human_seed = 1234
+        if "pollers" in kind:
+            for _ in range(500):
+                create(base, humans(2))
+            long_game = create(base, humans(2), seed=7)
+            play_fast(base, long_game, 3000)
+            limit = 100 if not legacy else 500
+            load_args["poll_paths"] = [f"/api/games?limit={limit}"] * 4 + [f"/api/games/{long_game['id']}/history"] * 4
+        if "mcts" in kind:
+            for _ in range(20):
+                create(base, bots(3, "mcts:hard"))
+        if "sockets" in kind:
+            load_args["watch_gids"] = [create(base, bots(3, "heuristic"))["id"] for _ in range(20)]
+        target = create(base, humans(3), seed=human_seed)
+        load_args["human_gid"] = target["id"]
+        stop = multiprocessing.Event()
+        loader = None
+        if kind != "baseline" and kind.strip() != "mcts":
+            loader = multiprocessing.Process(target=run_load, args=(kind, load_args, stop), daemon=True)
+            loader.start()
+        time.sleep(5 if kind != "baseline" else 0.5)
+        out["human"] = asyncio.run(human_game(base, moves, think, human_seed))
+        if "mcts" in kind:
+            out["mcts_easy_wait"] = asyncio.run(easy_bot_waits(base, 20))
+        stop.set()
+        if loader is not None:
+            loader.join(10)
+            if loader.is_alive():
+                loader.terminate()
+        try:
+            out["stats"] = httpx.get(base + "/api/stats", timeout=10).json()
+        except (httpx.HTTPError, ValueError):
+            out["stats"] = None
+        out["server_rss_mb"] = round(rss_kb(server.proc.pid) / 1024, 1)
+    finally:
+        server.stop()
+    return out
+
+
+def play_fast(base: str, game: dict[str, Any], moves: int, seed: int = 3) -> dict[str, Any]:
+    """Play ``moves`` moves of a hot-seat game as fast as the server answers; returns the last view."""
+    rng = random.Random(seed)
+    gid = game["id"]
+    with httpx.Client(base_url=base, headers={"X-Hansa-Token": game["hotseat_token"]}, timeout=30) as http:
+        v = http.get(f"/api/games/{gid}").json()
+        for _ in range(moves):
+            if not v["legal"]:
+                break
+            r = http.post(f"/api/games/{gid}/moves",
+                          json={"move": pick(v, rng), "version": v["version"], "seat": v["state"]["turn"]["decider"]})
+            v = r.json() if r.status_code == 200 else http.get(f"/api/games/{gid}").json()
+    return v  # type: ignore[no-any-return]
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------- the fuzzer
+
+
+def fuzz_cases(rng: random.Random, games: list[dict[str, Any]], views: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """One batch of malformed or illegal requests (none may change anything)."""
+    g = rng.choice(games)
+    gid, hot = g["id"], g["hotseat_token"]
+    v = views[gid]
+    legal = [m["text"] for m in v["legal"]]
+    some_legal = rng.choice(legal) if legal else "end"
+    junk_token = rng.choice(["", "x", "forged" * 3, "a" * 200, g["seats"][0]["token"][::-1], "\u00e9t\u00e9"])
+    bad_bodies: list[bytes] = [
+        b'{"move": NaN}', b'{"move": Infinity, "version": 0}', b'{"move": -Infinity}', b'{"move": "end", "version": NaN}',
+        b'{"move": "\xff\xfe\xfd"}', b"\x80\x81\x82", os.urandom(rng.randint(1, 300)), b"[" * rng.randint(1000, 60000),
+        b'{"move": ' + b"[" * 5000 + b"]" * 5000 + b"}", b'{"move": "end", "version": ' + b"9" * rng.randint(20, 9000) + b"}",
+        b"", b"null", b"[]", b"true", b'"end"', b"{", b'{"move": "end"', b'{"move": "end",}', b"{'move': 'end'}",
+        b'{"move": "' + b"x" * rng.randint(201, 60000) + b'"}',
+        b'{"move": {"type": "place", "house": "' + b"A" * rng.randint(300, 5000) + b'", "piece": "T"}}',
+        json.dumps({"move": some_legal, "version": v["version"] + rng.randint(1, 50)}).encode(),  # stale
+        json.dumps({"move": some_legal, "version": v["version"], "seat": rng.choice([5, 9, -1, 1.5, "0"])}).encode(),
+        json.dumps({"move": some_legal, "version": v["version"], "extra": 1}).encode(),
+        json.dumps({"move": {"type": rng.choice(["place", "fly", "", "claim"]), "house": "ZZZ-YYY:9"}, "version": v["version"]}).encode(),
+        json.dumps({"move": rng.choice(["claim GRO-EMD", "place T NOPE-NOPE:1", "displace GRO-EMD:1 T T", "swap ZZZ 1",
+                                        "marker ZZZ-ZZZ", "income 99 99", "lift X", "🙂" * 10, "\x00\x01", "end end"]),
+                    "version": v["version"]}).encode(),
+        json.dumps({"move": [some_legal], "version": v["version"]}).encode(),
+        json.dumps({"move": {"type": "place", **{f"k{i}": i for i in range(12)}}}).encode(),
+    ]
+    cases: list[dict[str, Any]] = []
+    pick_body = rng.choice(bad_bodies)
+    token = rng.choice([hot, None, junk_token])
+    cases.append({"method": "POST", "path": f"/api/games/{gid}/moves", "body": pick_body,
+                  "headers": {"X-Hansa-Token": token} if token else {}})
+    # a legal move with a wrong or missing token, or at a stale version: refused
+    wrong = rng.choice([None, junk_token, g["seats"][0]["token"] if v["state"]["turn"]["decider"] != 0 else g["seats"][1]["token"]])
+    cases.append({"method": "POST", "path": f"/api/games/{gid}/moves",
+                  "body": json.dumps({"move": some_legal, "version": v["version"]}).encode(),
+                  "headers": {"X-Hansa-Token": wrong} if wrong else {}})
+    cases.append({"method": "POST", "path": f"/api/games/{gid}/undo",
+                  "body": rng.choice([b'{"version": "x"}', b'{"version": -1}', json.dumps({"version": v["version"] + 3}).encode(), b"[]"]),
+                  "headers": {"X-Hansa-Token": rng.choice([hot, junk_token or "x"])}})
+    cases.append({"method": rng.choice(["POST", "DELETE"]),
+                  "path": f"/api/games/{gid}" + ("/stop" if rng.random() < 0.5 else ""), "body": b"",
+                  "headers": {"X-Hansa-Token": rng.choice([hot, g["seats"][0]["token"], junk_token or "x"])}})
+    bad_create = rng.choice([
+        {"players": [{"name": "A"}]}, {"players": [{"name": "A"}] * 6}, {"players": [{"name": ""}, {"name": "B"}]},
+        {"players": [{"name": "x" * rng.randint(31, 5000)}, {"name": "B"}]},
+        {"players": [{"name": "A"}, {"name": "B", "type": "bot", "bot": rng.choice(["genius", "mcts:seconds=999", "uniform", ""])}]},
+        {"players": [{"name": "A"}, {"name": "B"}], "options": {"marker_set": rng.choice(["XX", 5, None, ["IT4"]])}},
+        {"players": [{"name": "A"}, {"name": "B"}], "seed": rng.choice([-1, 2**63, "7", 1.5])},
+        {"players": [{"name": "A"}, {"name": "B"}], "options": {f"o{i}": i for i in range(rng.randint(33, 100))}},
+        {"players": "AB"}, {"players": [{"name": "A", "type": "alien"}, {"name": "B"}]},
+        {"players": [{"name": "\u0085\u009f"}, {"name": "B"}]}, {"players": [{"name": "A"}, {"name": "B"}], "hack": True},
+    ])
+    cases.append({"method": "POST", "path": "/api/games", "body": json.dumps(bad_create).encode(), "headers": {}})
+    weird_path = rng.choice([
+        f"/api/games/{'x' * rng.randint(17, 3000)}", "/api/games/%00%ff%fe", f"/api/games/{gid}/replay/-1",
+        f"/api/games/{gid}/replay/{'9' * rng.randint(10, 5000)}", f"/api/games/{gid}/replay/abc", "/api/games?limit=0",
+        "/api/games?limit=-5", f"/api/games?limit={'9' * 50}", "/api/games?before=" + "%" * rng.randint(1, 90),
+        "/api/games?before=" + base64.urlsafe_b64encode(os.urandom(40)).decode(), "/api/games?status=hacked",
+        "/api/boards/" + "9" * rng.randint(1, 500), "/api/nothing", f"/api/games/{gid}/record/x", "/static/../../etc/passwd",
+        "/static/%2e%2e/%2e%2e/etc/passwd", "/game/" + "a" * rng.randint(1, 5000),
+    ])
+    cases.append({"method": "GET", "path": weird_path, "body": b"", "headers": {}})
+    cases.append({"method": rng.choice(["PUT", "PATCH", "OPTIONS"]), "path": rng.choice(["/api/games", f"/api/games/{gid}/moves"]),
+                  "body": b"{}", "headers": {}})
+    cases.append({"method": "GET", "path": f"/api/games/{gid}", "body": b"",
+                  "headers": {"X-Junk": "j" * rng.randint(17_000, 200_000)}})
+    return cases
+
+
+def fuzz(hansa: str, legacy: bool, total: int, batch: int = 500) -> dict[str, Any]:
+    flags = ["--bot-delay", "0"]
+    if not legacy:
+        flags += ["--create-per-minute", "1000000", "--ws-per-client", "100000"]
+    server = Server(hansa, legacy, flags)
+    base = server.base
+    rng = random.Random(2026)
+    try:
+        games = [create(base, humans(n), seed=100 + n) for n in (2, 3, 4, 5)]
+        for g in games:  # put the games in varied positions
+            play_fast(base, g, rng.randint(20, 120), seed=rng.randrange(1000))
+
+        def observe() -> dict[str, Any]:
+            seen: dict[str, Any] = {}
+            for g in games:
+                for tok in (None, g["hotseat_token"], *[s["token"] for s in g["seats"]]):
+                    r = httpx.get(f"{base}/api/games/{g['id']}", headers={"X-Hansa-Token": tok} if tok else {}, timeout=30)
+                    seen[f"{g['id']}/{tok}"] = r.json()
+            lobby = httpx.get(base + "/api/games", params={"limit": 100}, timeout=30).json()["games"]
+            seen["lobby"] = sorted((e["id"], e["moves"], e["status"]) for e in lobby)
+            return seen
+
+        before = observe()
+        views = {g["id"]: before[f"{g['id']}/{g['hotseat_token']}"] for g in games}
+        counts = {"requests": 0, "2xx": 0, "4xx": 0, "5xx": 0, "connection_errors": 0, "state_changes": 0, "batches": 0}
+        statuses: dict[int, int] = {}
+        fivexx: list[str] = []
+        t0 = time.perf_counter()
+        with httpx.Client(base_url=base, timeout=30) as http:
+            while counts["requests"] < total:
+                sent = 0
+                while sent < batch and counts["requests"] < total:
+                    for case in fuzz_cases(rng, games, views):
+                        try:
+                            headers = {k: v.encode() if not v.isascii() else v for k, v in case["headers"].items()}
+                            r = http.request(case["method"], case["path"], content=case["body"] or None,
+                                             headers={"Content-Type": "application/json", **headers})
+                            statuses[r.status_code] = statuses.get(r.status_code, 0) + 1
+                            bucket = f"{r.status_code // 100}xx"
+                            if bucket in counts:
+                                counts[bucket] += 1
+                            if r.status_code >= 500 and len(fivexx) < 10:
+                                fivexx.append(f"{case['method']} {case['path'][:80]} {case['body'][:80]!r} -> {r.status_code}")
+                        except httpx.HTTPError:
+                            counts["connection_errors"] += 1
+                        counts["requests"] += 1
+                        sent += 1
+                after = observe()
+                changed = [k for k in before if before[k] != after[k]]
+                counts["state_changes"] += len(changed)
+                counts["batches"] += 1
+                before = after
+                views = {g["id"]: after[f"{g['id']}/{g['hotseat_token']}"] for g in games}
+        counts["seconds"] = round(time.perf_counter() - t0, 1)
+        counts["statuses"] = dict(sorted(statuses.items()))
+        counts["examples_5xx"] = fivexx
+        return counts
+    finally:
+        server.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--hansa", default=str(Path(sys.executable).with_name("hansa")), help="the hansa command to serve")
+    parser.add_argument("--legacy", action="store_true", help="the server is an older hansa without the new flags")
+    parser.add_argument("--fuzz", type=int, default=20_000, help="malformed/illegal requests (0: no fuzzing)")
+    parser.add_argument("--scenarios", default="baseline,slow,pollers,mcts,sockets,all",
+                        help="comma-separated: baseline, slow, pollers, mcts, sockets, all; or none")
+    parser.add_argument("--moves", type=int, default=300, help="human moves measured per scenario")
+    parser.add_argument("--think", type=float, default=0.05, help="seconds between the human's moves (0.5x-1.5x)")
+    parser.add_argument("--json", help="write the results to this file")
+    args = parser.parse_args()
+    results: dict[str, Any] = {"hansa": args.hansa, "legacy": args.legacy, "cores": os.cpu_count()}
+    if args.fuzz:
+        print(f"fuzzing with {args.fuzz} requests ...", flush=True)
+        results["fuzz"] = fuzz(args.hansa, args.legacy, args.fuzz)
+        print(json.dumps(results["fuzz"], indent=1), flush=True)
+    results["scenarios"] = []
+    names = [] if args.scenarios == "none" else args.scenarios.split(",")
+    for name in names:
+        print(f"scenario {name} ...", flush=True)
+        res = scenario(name, args.hansa, args.legacy, args.moves, args.think)
+        results["scenarios"].append(res)
+        print(json.dumps(res), flush=True)
+    print()
+    print(f"{'scenario':10} {'moves':>5} {'timeouts':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  mcts:easy wait p50/p99 s")
+    for res in results["scenarios"]:
+        h = res["human"]
+        easy = res.get("mcts_easy_wait")
+        extra = f"{easy['p50_s']} / {easy['p99_s']} (n={easy['n']})" if easy else ""
+        print(f"{res['scenario']:10} {h['n']:>5} {h['timeouts']:>8} {h['p50_ms']:>8} {h['p99_ms']:>8} {h['max_ms']!s:>8}  {extra}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
