@@ -30,7 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import DataError, SQLAlchemyError
 
 from ..core.errors import HansaError
 from ..core.moves import Move
@@ -205,8 +205,12 @@ class GameService:
         self._writer.shutdown(wait=True)
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run blocking database reads ``fn(*args)`` on a reader thread."""
-        return await asyncio.get_running_loop().run_in_executor(self._reader, fn, *args)
+        """Run blocking database reads ``fn(*args)`` on a reader thread; database errors become 503."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._reader, fn, *args)
+        except SQLAlchemyError as exc:
+            log.warning("database read failed: %s", str(exc).splitlines()[0][:200])
+            raise ServiceError(503, "the database is busy or unavailable; try again", None, {"Retry-After": "2"}) from exc
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
         """Run blocking database writes ``fn(*args)`` on the writer thread(s); database errors become 503."""
@@ -215,9 +219,10 @@ class GameService:
         except StaleVersion as exc:
             # the stored game moved on without this copy (it was sent out of memory and loaded again meanwhile):
             # forget this copy; the next request loads the stored game
-            stale = self.games.get(exc.game_id)
+            stale = self.games.pop(exc.game_id, None)
             if stale is not None:
-                del self.games[exc.game_id]
+                self._cancel_bots(stale)
+                asyncio.get_running_loop().create_task(self._revive(exc.game_id))
             log.warning("game %s: %s", exc.game_id, exc)
             raise ServiceError(409, "the game changed meanwhile; nothing changed here, reload") from exc
         except SQLAlchemyError as exc:
@@ -225,6 +230,11 @@ class GameService:
             raise ServiceError(
                 503, "the database is busy or unavailable; nothing changed, try again", None, {"Retry-After": "2"}
             ) from exc
+
+    async def _revive(self, game_id: str) -> None:
+        """Load a game again from the database and let its bots go on (after its copy in memory went stale)."""
+        with contextlib.suppress(ServiceError):
+            self.kick(await self.get(game_id))
 
     # ------------------------------------------------------------------ creation and loading
 
@@ -302,7 +312,11 @@ class GameService:
             await self._quarantine(game_id, exc.reason)
             raise self._damaged_error(game_id, exc.reason) from None
         except SQLAlchemyError as exc:
-            raise ServiceError(503, "the database is busy or unavailable; try again", None, {"Retry-After": "2"}) from exc
+            if not isinstance(exc, DataError):  # the database is busy or gone, not the row damaged
+                raise ServiceError(503, "the database is busy or unavailable; try again", None, {"Retry-After": "2"}) from exc
+            reason = f"unreadable row ({type(exc).__name__})"
+            await self._quarantine(game_id, reason)
+            raise self._damaged_error(game_id, reason) from None
         except Exception as exc:  # noqa: BLE001 - a row the database driver cannot even decode
             reason = f"unreadable row ({type(exc).__name__})"
             log.exception("game %s: %s", game_id, reason)
@@ -593,7 +607,7 @@ class GameService:
 
     async def _run_bots(self, live: LiveGame) -> None:
         failures = 0
-        while not self._closing and live.status == RUNNING:
+        while not self._closing and live.status == RUNNING and self.games.get(live.id) is live:
             state = live.game.state
             if state.is_over:
                 return
