@@ -13,6 +13,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -58,6 +59,9 @@ class Server:
         cmd = hansa_command() + [
             "serve", "--port", str(self.port), "--database-url", f"sqlite:///{self.db}",
             "--bot-delay", "0", "--bot-processes", "0",
+            # The defaults (10 creations a minute, 20 sockets per client) are for hostile clients; these tests
+            # legitimately create many games and open many pages from one address.
+            "--create-per-minute", "100000", "--ws-per-client", "1000",
         ]
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         with open(self.log, "ab") as out:
@@ -162,16 +166,64 @@ def play_out_via_api(server: Server, game: dict[str, Any], limit: float = 60.0) 
     raise AssertionError("the game did not end in time")
 
 
+# Page waits: the pages' CSP forbids eval, so page.wait_for_function gets arrow functions ("() => ..."), which
+# Playwright calls as functions; a bare expression string would be eval'ed by its polling loop and refused.
+
+
+def open_game(page: Any, server: Server, url: str) -> None:
+    page.goto(server.base + url)
+    page.wait_for_selector("svg.board .house")
+    page.wait_for_function("() => document.body.dataset.version !== undefined")
+
+
+def place_by_click(page: Any) -> str:
+    """Click a highlighted free house; choose Trader in the piece popup if it opens.  Returns the house."""
+    house = page.locator("svg.board g.house.free.hl").first
+    key = house.get_attribute("data-key")
+    assert key and key.startswith("h:")
+    before = version(page)
+    house.click()
+    popup = page.locator("#popup")
+    if popup.is_visible():
+        page.keyboard.press("t")
+    wait_version_change(page, before)
+    return key[2:]
+
+
+def create_in_lobby(page: Any, bot: str = "heuristic") -> dict[str, Any]:
+    """Create a game (a human against a bot) with the lobby's form; returns the server's creation answer."""
+    page.select_option("#player-count", "2")
+    seats = page.locator("#seats .seat")
+    seats.nth(0).locator(".seat-name").fill("Alice")
+    seats.nth(1).locator(".seat-type").select_option("bot")
+    seats.nth(1).locator(".seat-bot").select_option(bot)
+    with page.expect_response(lambda r: urlsplit(r.url).path == "/api/games" and r.request.method == "POST") as info:
+        page.click("#create-btn")
+    assert info.value.status == 201
+    game: dict[str, Any] = info.value.json()
+    page.wait_for_selector(f"#my-games .game-item[data-id='{game['id']}']")
+    return game
+
+
+def wait_until(page: Any, condition: Any, timeout: float = 5.0) -> None:
+    """Let Playwright deliver events (bindings, sockets) until ``condition()`` holds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        page.wait_for_timeout(20)
+
+
 def version(page: Any) -> int:
     return int(page.evaluate("document.body.dataset.version || '-1'"))
 
 
 def wait_version_change(page: Any, old: int, timeout: float = 15000) -> None:
-    page.wait_for_function(f"document.body.dataset.version !== undefined && document.body.dataset.version !== '{old}'", timeout=timeout)
+    page.wait_for_function(f"() => document.body.dataset.version !== undefined && document.body.dataset.version !== '{old}'", timeout=timeout)
 
 
 def wait_mine_or_over(page: Any, timeout: float = 20000) -> None:
-    page.wait_for_function("document.body.dataset.mine === '1' || document.body.dataset.status === 'over'", timeout=timeout)
+    page.wait_for_function("() => document.body.dataset.mine === '1' || document.body.dataset.status === 'over'", timeout=timeout)
 
 
 def page_view(page: Any) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """Fixtures for the browser tests: a real ``hansa serve`` subprocess and headless Debian Chromium via Playwright.
 
-Every test's final page is saved to ``artifacts/screenshots/<test>.png``.
+Every test's final page is saved to ``artifacts/screenshots/<test>.png``.  A script error or a
+Content-Security-Policy violation on any page fails the test.
 """
 
 from __future__ import annotations
@@ -34,23 +35,49 @@ class PageErrors(list[str]):
     pass
 
 
+# Runs in every document before its own scripts: reports each CSP violation (an inline style or script, a
+# style="..." attribute, eval, a connection elsewhere...) to the test through an exposed binding.
+CSP_REPORTER = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  const report = JSON.stringify({
+    directive: e.violatedDirective, blocked: e.blockedURI, sample: e.sample,
+    source: e.sourceFile, line: e.lineNumber, page: location.pathname,
+  });
+  if (window.__hansaCspReport) window.__hansaCspReport(report);
+}, true);
+"""
+
+
 @pytest.fixture
-def new_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+def csp_violations() -> list[str]:
+    """Every Content-Security-Policy violation seen by the pages of :func:`new_page` (the event and the console)."""
+    return []
+
+
+@pytest.fixture
+def new_page(browser: Any, request: pytest.FixtureRequest, csp_violations: list[str]) -> Iterator[Any]:
     """A factory of pages, each in its own browser context (own cookies and localStorage).
 
-    Script errors on any page fail the test; every page is screenshot at the end (the first as <test>.png, the
-    others as <test>-2.png, ...).
+    Script errors and CSP violations on any page fail the test; every page is screenshot at the end (the first
+    as <test>.png, the others as <test>-2.png, ...).
     """
     contexts: list[Any] = []
     pages: list[Any] = []
     errors = PageErrors()
 
+    def on_console(msg: Any) -> None:
+        if "Content Security Policy" in msg.text:
+            csp_violations.append(f"console: {msg.text}")
+
     def make(viewport: dict[str, int] | None = None) -> Any:
         ctx = browser.new_context(viewport=viewport or {"width": 1440, "height": 960})
+        ctx.expose_binding("__hansaCspReport", lambda _source, report: csp_violations.append(report))
+        ctx.add_init_script(CSP_REPORTER)
         contexts.append(ctx)
         page = ctx.new_page()
         page.set_default_timeout(15000)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("console", on_console)
         pages.append(page)
         return page
 
@@ -65,3 +92,4 @@ def new_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     for ctx in contexts:
         ctx.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+    assert not csp_violations, f"Content-Security-Policy violations: {csp_violations}"

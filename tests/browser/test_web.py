@@ -14,7 +14,9 @@ from browser_support import (
     Server,
     choose,
     log_count,
+    open_game,
     page_view,
+    place_by_click,
     play_out_via_api,
     version,
     wait_mine_or_over,
@@ -25,26 +27,6 @@ pytest.importorskip("playwright.sync_api", reason="the Python playwright package
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"browser tests need Debian chromium at {CHROMIUM}")
 
 EVIL = "<img src=x onerror=alert(1)>"
-
-
-def open_game(page: Any, server: Server, url: str) -> None:
-    page.goto(server.base + url)
-    page.wait_for_selector("svg.board .house")
-    page.wait_for_function("document.body.dataset.version !== undefined")
-
-
-def place_by_click(page: Any) -> str:
-    """Click a highlighted free house; choose Trader in the piece popup if it opens.  Returns the house."""
-    house = page.locator("svg.board g.house.free.hl").first
-    key = house.get_attribute("data-key")
-    assert key and key.startswith("h:")
-    before = version(page)
-    house.click()
-    popup = page.locator("#popup")
-    if popup.is_visible():
-        page.keyboard.press("t")
-    wait_version_change(page, before)
-    return key[2:]
 
 
 # ---------------------------------------------------------------------------------------------- a
@@ -68,12 +50,13 @@ def test_lobby_create_and_play_vs_bots(new_page: Any, server: Server) -> None:
     page.click("#create-btn")
     page.wait_for_selector("#created .seat-link")
     assert page.locator("#created .seat-link").count() == 1
-    assert "/game/" in page.locator("#created .seat-link input").input_value()
+    link = page.locator("#created .seat-link input").input_value()
+    assert "/game/" in link and "#token=" in link and "?" not in link
     assert page.locator("#created .spectator-link").count() == 1
     mine = json.loads(page.evaluate("localStorage.getItem('hansa.myGames')"))
     assert mine and mine[0]["players"][0]["name"] == "Alice"
     page.click("#open-game")
-    page.wait_for_url(re.compile(r"/game/\w+\?token="))
+    page.wait_for_url(re.compile(r"/game/\w+#token=[\w-]+$"))
     page.wait_for_selector("svg.board .house")
     wait_mine_or_over(page)
     assert page.locator("#turn-banner").is_visible()
@@ -94,7 +77,7 @@ def test_lobby_create_and_play_vs_bots(new_page: Any, server: Server) -> None:
     before = version(page)
     page.click("#end-btn")
     wait_version_change(page, before)
-    page.wait_for_function(f"document.querySelectorAll('#log .log-move').length >= {n_log + 3}")
+    page.wait_for_function(f"() => document.querySelectorAll('#log .log-move').length >= {n_log + 3}")
     wait_mine_or_over(page)
     seats_moved = {m["seat"] for m in page_view(page)["log"]}
     assert {1, 2} <= seats_moved
@@ -123,7 +106,7 @@ def test_two_humans_live_updates(new_page: Any, server: Server) -> None:
     v1 = version(waiting)
     active.click("#end-btn")
     wait_version_change(waiting, v1)
-    waiting.wait_for_function("document.body.dataset.mine === '1'")
+    waiting.wait_for_function("() => document.body.dataset.mine === '1'")
     assert waiting.locator("#turn-banner").is_visible()
     v2 = version(active)
     house2 = place_by_click(waiting)
@@ -207,23 +190,23 @@ def test_replay_slider(new_page: Any, server: Server) -> None:
     # Keyboard: Home goes to the start (empty board apart from neutral pieces), arrows step.
     page.locator("#slider").focus()
     page.keyboard.press("Home")
-    page.wait_for_function("document.body.dataset.k === '0'")
+    page.wait_for_function("() => document.body.dataset.k === '0'")
     assert page.locator("#move-text").inner_text() == "start of the game"
     pieces_start = page.locator("svg.board .piece").count()
     assert pieces_start != pieces_end
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("document.body.dataset.k === '1'")
+    page.wait_for_function("() => document.body.dataset.k === '1'")
     assert page.locator("#move-text").inner_text() == moves[1]
     page.click("#next-btn")
-    page.wait_for_function("document.body.dataset.k === '2'")
+    page.wait_for_function("() => document.body.dataset.k === '2'")
     assert page.locator("#move-text").inner_text() == moves[2]
     page.click("#prev-btn")
-    page.wait_for_function("document.body.dataset.k === '1'")
+    page.wait_for_function("() => document.body.dataset.k === '1'")
     # Drag the slider to the middle.
     box = page.locator("#slider").bounding_box()
     assert box
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.wait_for_function(f"Math.abs(Number(document.body.dataset.k) - {total // 2}) <= {max(3, total // 10)}")
+    page.wait_for_function(f"() => Math.abs(Number(document.body.dataset.k) - {total // 2}) <= {max(3, total // 10)}")
     k = int(page.evaluate("document.body.dataset.k"))
     assert page.locator("#move-text").inner_text() == moves[k]
     assert page.locator("#move-num").inner_text() == f"{k} / {total}"
@@ -255,10 +238,11 @@ def test_illegal_and_stale_moves_and_spectator(new_page: Any, server: Server) ->
     page.press("#move-input", "Enter")
     page.wait_for_selector("#error:not([hidden])")
     assert "[400]" in page.locator("#error").inner_text()
-    # A stale move: the request carries an old version (as if another tab had moved meanwhile).
+    # A stale move: the request carries another version (as if another tab had moved meanwhile; versions are
+    # never negative, so at version 0 the "stale" one is the next).
     def stale(route: Any) -> None:
         body = json.loads(route.request.post_data or "{}")
-        body["version"] = body.get("version", 0) - 1
+        body["version"] = body.get("version", 0) + 1
         route.continue_(post_data=json.dumps(body))
 
     page.route("**/moves", stale)
@@ -268,6 +252,7 @@ def test_illegal_and_stale_moves_and_spectator(new_page: Any, server: Server) ->
         page.keyboard.press("t")
     page.wait_for_selector("#error:not([hidden])")
     assert "[409]" in page.locator("#error").inner_text()
+    assert "null" not in page.locator("#error").inner_text()
     assert version(page) == v
     assert page.locator("svg.board .piece").count() == n_pieces
     page.unroute("**/moves")
@@ -307,7 +292,7 @@ def test_malicious_player_name_is_text(new_page: Any, server: Server) -> None:
     assert page.locator("img").count() == 0
     page.click("#open-game")
     page.wait_for_selector("svg.board .house")
-    page.wait_for_function("document.body.dataset.version !== undefined")
+    page.wait_for_function("() => document.body.dataset.version !== undefined")
     assert page.locator(".desk[data-seat='0'] .desk-name").inner_text() == EVIL
     assert EVIL[:11] in page.locator("svg.track").text_content()  # shortened on the track
     # Hot seat: both seats are "you"; make a move so the name also appears in the log.
@@ -338,7 +323,7 @@ def test_reconnects_after_server_restart(new_page: Any, tmp_path: Path) -> None:
         game = srv.create([{"name": "Ann", "type": "human"}, {"name": "Ben", "type": "human"}], seed=4)
         page = new_page()
         open_game(page, srv, game["hotseat_url"])
-        page.wait_for_function("document.body.dataset.conn === 'open'")
+        page.wait_for_function("() => document.body.dataset.conn === 'open'")
         srv.stop()
         page.wait_for_selector("#conn-banner:not([hidden])")
         assert "reconnecting" in page.locator("#conn-banner").inner_text().lower()
@@ -347,8 +332,8 @@ def test_reconnects_after_server_restart(new_page: Any, tmp_path: Path) -> None:
         view = srv.call("GET", f"/api/games/{game['id']}", token=game["hotseat_token"])
         move = choose(view)
         srv.call("POST", f"/api/games/{game['id']}/moves", {"move": move["text"], "version": view["version"]}, token=game["hotseat_token"])
-        page.wait_for_function("document.body.dataset.conn === 'open'", timeout=20000)
-        page.wait_for_function(f"document.body.dataset.version === '{view['version'] + 1}'")
+        page.wait_for_function("() => document.body.dataset.conn === 'open'", timeout=20000)
+        page.wait_for_function(f"() => document.body.dataset.version === '{view['version'] + 1}'")
         assert page.locator("#conn-banner").is_hidden()
         assert move["text"] in page.locator("#log").inner_text()
     finally:

@@ -1,16 +1,36 @@
 // REST and WebSocket access to the hansa server (docs/api.md).
 
 export class ApiError extends Error {
-  constructor(status, message, rule = null) {
+  constructor(status, message, rule = null, retryAfter = null) {
     super(message);
     this.status = status;
     this.rule = rule;
+    this.retryAfter = retryAfter; // seconds, from a 429 / 503 answer's Retry-After header
   }
+}
+
+/**
+ * JSON.parse for the server's answers, except that a seed (random seeds have 62 bits, more than a JavaScript
+ * number holds exactly) is kept as a string of digits when it is that long.
+ */
+export function parseJson(text) {
+  return JSON.parse(text.replace(/"seed"\s*:\s*(\d{16,})/g, '"seed":"$1"'));
+}
+
+/** The message of an error answer: {"error", "rule"}; older servers answered FastAPI's {"detail"}. */
+function errorMessage(data, fallback) {
+  if (data && typeof data.error === "string" && data.error) return data.error;
+  if (data && Array.isArray(data.detail)) {
+    return data.detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
+  }
+  if (data && typeof data.detail === "string") return data.detail;
+  return fallback;
 }
 
 async function request(method, path, { body, token } = {}) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
+  // The token travels only in this header: never in a URL (docs/api.md, "Seats and tokens").
   if (token) headers["X-Hansa-Token"] = token;
   let res;
   try {
@@ -22,18 +42,15 @@ async function request(method, path, { body, token } = {}) {
   const text = await res.text();
   if (text) {
     try {
-      data = JSON.parse(text);
+      data = parseJson(text);
     } catch {
-      data = { error: text };
+      data = { error: text.slice(0, 300) }; // e.g. a proxy's HTML error page
     }
   }
   if (!res.ok) {
-    let message = data && data.error !== undefined ? data.error : res.statusText;
-    if (data && Array.isArray(data.detail)) {
-      // FastAPI validation errors
-      message = data.detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
-    } else if (data && typeof data.detail === "string") message = data.detail;
-    throw new ApiError(res.status, String(message), data && data.rule ? data.rule : null);
+    const retry = Number(res.headers.get("Retry-After"));
+    const message = errorMessage(data, res.statusText || `HTTP ${res.status}`);
+    throw new ApiError(res.status, String(message), data && data.rule ? data.rule : null, Number.isFinite(retry) && retry > 0 ? retry : null);
   }
   return data;
 }
@@ -48,20 +65,43 @@ export const api = {
     return boardCache.get(side);
   },
   createGame: (body) => request("POST", "/api/games", { body }),
-  listGames: (limit = 30) => request("GET", `/api/games?limit=${limit}`),
+  /** A lobby page, newest first: {games, next}; pass `next` as `before` for the following page. */
+  listGames(limit = 30, before = null) {
+    const q = new URLSearchParams({ limit: String(limit) });
+    if (before) q.set("before", before);
+    return request("GET", `/api/games?${q}`);
+  },
   view: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}`, { token }),
   move: (id, token, move, version, seat) =>
     request("POST", `/api/games/${encodeURIComponent(id)}/moves`, { token, body: { move, version, seat } }),
   undo: (id, token, version, seat) =>
     request("POST", `/api/games/${encodeURIComponent(id)}/undo`, { token, body: { version, seat } }),
+  stop: (id, creatorToken) => request("POST", `/api/games/${encodeURIComponent(id)}/stop`, { token: creatorToken }),
+  deleteGame: (id, creatorToken) => request("DELETE", `/api/games/${encodeURIComponent(id)}`, { token: creatorToken }),
   history: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/history`),
   replay: (id, k) => request("GET", `/api/games/${encodeURIComponent(id)}/replay/${k}`),
   recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
 };
 
+/** WebSocket close codes of the server (docs/api.md, "WebSocket limits and close codes"). */
+export const CLOSE = {
+  UNKNOWN_GAME: 4404, // stop
+  TOO_SLOW: 4408, // the client did not read: reconnect at once and resync
+  DAMAGED: 4409, // the game is damaged: stop, show the reason
+  DELETED: 4410, // the game was deleted: stop
+};
+const FINAL_CODES = new Set([CLOSE.UNKNOWN_GAME, CLOSE.DAMAGED, CLOSE.DELETED]);
+
+/** The subprotocols offered on a game's WebSocket: browsers cannot set headers, so the token rides along here. */
+export function socketProtocols(token) {
+  return token ? ["hansa", `hansa.token.${token}`] : ["hansa"];
+}
+
 /**
- * The game's WebSocket: pushes views; reconnects with exponential backoff after a loss.
- * onView(view) for every pushed view; onStatus("open" | "reconnecting" | "closed", attempt).
+ * The game's WebSocket: pushes views; reconnects with exponential backoff after a loss (a refused handshake,
+ * e.g. HTTP 429 for too many sockets, looks like any failed connection), at once after 4408 (too slow), never
+ * after 4404 / 4409 / 4410.
+ * onView(view) for every pushed view; onStatus("open" | "reconnecting" | "closed", attempt, {code, reason}).
  */
 export class LiveSocket {
   constructor(id, token, { onView, onStatus }) {
@@ -78,10 +118,10 @@ export class LiveSocket {
     window.addEventListener("online", () => this.retryNow());
   }
 
+  /** The socket's address: never a token in it (the token is a subprotocol). */
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const q = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${proto}//${location.host}/api/games/${encodeURIComponent(this.id)}/ws${q}`;
+    return `${proto}//${location.host}/api/games/${encodeURIComponent(this.id)}/ws`;
   }
 
   connect() {
@@ -89,7 +129,7 @@ export class LiveSocket {
     clearTimeout(this.timer);
     let ws;
     try {
-      ws = new WebSocket(this.url());
+      ws = new WebSocket(this.url(), socketProtocols(this.token));
     } catch {
       this.schedule();
       return;
@@ -107,7 +147,7 @@ export class LiveSocket {
     ws.onmessage = (ev) => {
       let msg;
       try {
-        msg = JSON.parse(ev.data);
+        msg = parseJson(ev.data);
       } catch {
         return;
       }
@@ -118,20 +158,29 @@ export class LiveSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.stopped) return;
-      if (ev.code === 4404) {
-        this.onStatus("closed", 0);
+      const info = { code: ev.code, reason: ev.reason || "" };
+      if (FINAL_CODES.has(ev.code)) {
+        this.stopped = true;
+        this.onStatus("closed", 0, info);
         return;
       }
-      this.schedule();
+      if (ev.code === CLOSE.TOO_SLOW) {
+        // Dropped for not reading fast enough (e.g. a background tab): come back now; the new socket pushes
+        // the current view.
+        this.onStatus("reconnecting", 0, info);
+        this.connect();
+        return;
+      }
+      this.schedule(info); // 1006 (lost / refused), 1008 (too many messages), 1009 (too large), restarts...
     };
     ws.onerror = () => {
       /* onclose follows */
     };
   }
 
-  schedule() {
+  schedule(info = {}) {
     this.attempt += 1;
-    this.onStatus("reconnecting", this.attempt);
+    this.onStatus("reconnecting", this.attempt, info);
     const delay = Math.min(10000, 400 * 2 ** Math.min(this.attempt - 1, 5)) * (0.8 + Math.random() * 0.4);
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.connect(), delay);
@@ -158,4 +207,29 @@ export function gameIdFromLocation() {
   const parts = location.pathname.split("/").filter(Boolean);
   if (parts.length >= 2 && (parts[0] === "game" || parts[0] === "replay")) return decodeURIComponent(parts[1]);
   return null;
+}
+
+/**
+ * The seat token of a join link: /game/{id}#token=... (the fragment never reaches the server).  An old link
+ * with ?token=... still works: the token moves into the fragment and the query leaves the address bar (and
+ * so the history) at once.
+ */
+export function tokenFromLocation() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (fragment.get("token")) return fragment.get("token");
+  const query = new URLSearchParams(location.search);
+  const legacy = query.get("token");
+  if (!legacy) return null;
+  query.delete("token");
+  const rest = query.toString();
+  fragment.set("token", legacy);
+  history.replaceState(history.state, "", `${location.pathname}${rest ? `?${rest}` : ""}#${fragment}`);
+  return legacy;
+}
+
+/** A join link as the server gives it out now: an old stored "/game/x?token=y" becomes "/game/x#token=y". */
+export function fragmentLink(url) {
+  if (typeof url !== "string") return url;
+  const m = /^([^?#]*)\?token=([^&#]*)$/.exec(url);
+  return m ? `${m[1]}#token=${m[2]}` : url;
 }

@@ -1,5 +1,7 @@
 // Tiny DOM helpers.  User-supplied text (player names, moves, errors) is only ever inserted with
 // textContent / text nodes: nothing here parses HTML.
+// The pages' Content-Security-Policy forbids inline styles: a style="..." attribute is refused by the browser,
+// so styles are given as objects and set property by property (CSSOM), which the policy allows.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -9,10 +11,14 @@ function applyAttrs(el, attrs, isSvg) {
     if (key === "text") el.textContent = String(value);
     else if (key === "class") el.setAttribute("class", value);
     else if (key === "dataset") Object.assign(el.dataset, value);
-    else if (key === "style" && typeof value === "object") {
+    else if (key === "style") {
+      if (typeof value !== "object") throw new TypeError("style must be an object of properties (CSP: no style attributes)");
       for (const [p, v] of Object.entries(value)) el.style.setProperty(p, v);
-    } else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
-    else if (!isSvg && key in el && typeof value !== "string") el[key] = value;
+    } else if (key.startsWith("on")) {
+      // Inline handler attributes (onclick="...") are refused by the CSP as well: functions only.
+      if (typeof value !== "function") throw new TypeError(`${key} must be a function (CSP: no inline handlers)`);
+      el.addEventListener(key.slice(2), value);
+    } else if (!isSvg && key in el && typeof value !== "string") el[key] = value;
     else el.setAttribute(key, value === true ? "" : String(value));
   }
 }
@@ -36,6 +42,12 @@ export function h(tag, attrs, ...children) {
 export function s(tag, attrs, ...children) {
   const el = document.createElementNS(SVG_NS, tag);
   applyAttrs(el, attrs, true);
+  append(el, children);
+  return el;
+}
+
+/** el.append(...children), skipping null / undefined / false (Element.append would write them as text). */
+export function put(el, ...children) {
   append(el, children);
   return el;
 }
@@ -70,7 +82,7 @@ export async function copyText(text) {
   }
 }
 
-/** Absolute URL for a server path like "/game/x?token=y". */
+/** Absolute URL for a server path like "/game/x#token=y". */
 export function absUrl(path) {
   return new URL(path, location.origin).href;
 }

@@ -1,14 +1,19 @@
-// The game page (/game/{id}?token=...): live board, player desks, move log, and acting by clicking.
+// The game page (/game/{id}#token=...): live board, player desks, move log, and acting by clicking.
+// The seat token is read from the URL fragment (never sent to the server in a URL) and travels in the
+// X-Hansa-Token header (REST) or as a WebSocket subprotocol.
 
-import { api, ApiError, LiveSocket, gameIdFromLocation } from "./api.js";
+import { api, ApiError, CLOSE, LiveSocket, gameIdFromLocation, tokenFromLocation } from "./api.js";
 import { BoardView } from "./board.js";
-import { h, clear, $ } from "./dom.js";
+import { h, clear, put, $ } from "./dom.js";
 import { describeMove, renderDesks, renderLog, renderStatus, scoreTable, nameTag, seatName } from "./panels.js";
 import { scoreChart } from "./chart.js";
 
-const params = new URLSearchParams(location.search);
 const gameId = gameIdFromLocation();
-const token = params.get("token") || null;
+const token = tokenFromLocation();
+// Pasting another seat's link into this tab changes only the fragment (no page load): start over with it.
+window.addEventListener("hashchange", () => {
+  if (new URLSearchParams(location.hash.slice(1)).get("token") !== token) location.reload();
+});
 
 const el = {
   title: $("#game-title"),
@@ -25,6 +30,8 @@ const el = {
   sendBtn: $("#move-send"),
   error: $("#error"),
   conn: $("#conn-banner"),
+  serverError: $("#server-error"),
+  info: $("#game-info"),
   turnBanner: $("#turn-banner"),
   spectator: $("#spectator-note"),
   undo: $("#undo-btn"),
@@ -47,13 +54,24 @@ let firstView = true;
 
 // ------------------------------------------------------------------ helpers
 
-const mine = (v) => !!v && v.legal.length > 0;
+// Only running games take moves; the others show their status (over, stopped, abandoned; or, known from the
+// WebSocket's close code, deleted or damaged) and keep the record and the replay.
+const running = (v) => !!v && v.status === "running";
+const mine = (v) => running(v) && v.legal.length > 0;
+const HALTED = {
+  stopped: "Game stopped",
+  abandoned: "Game abandoned",
+  deleted: "This game was deleted",
+  damaged: "This game is damaged",
+};
+const GONE = new Set(["deleted", "damaged"]); // nothing left to download or replay
 const routeOfHouse = (house) => house.slice(0, house.lastIndexOf(":"));
 
 function showError(err) {
   clear(el.error);
   const status = err instanceof ApiError && err.status ? ` [${err.status}]` : "";
-  el.error.append(
+  put(
+    el.error,
     h("span", { class: "err-text", text: `${err.message}${status}` }),
     err.rule ? h("span", { class: "err-rule", text: ` (rule ${err.rule})` }) : null,
     h("button", { class: "err-close", type: "button", title: "dismiss", text: "×", onclick: clearError }),
@@ -69,6 +87,7 @@ function clearError() {
 function setTitle() {
   const base = `hansa — game ${gameId}`;
   if (view && view.status === "over") document.title = `Game over — ${base}`;
+  else if (view && HALTED[view.status]) document.title = `${HALTED[view.status]} — ${base}`;
   else document.title = mine(view) ? `● Your move — ${base}` : base;
 }
 
@@ -355,11 +374,11 @@ function renderControls() {
   clear(el.prompt);
   clear(el.datalist);
   const isPlayer = view.you.length > 0;
-  el.controls.hidden = !isPlayer || view.status === "over";
-  el.spectator.hidden = isPlayer;
+  el.controls.hidden = !isPlayer || !running(view);
+  el.spectator.hidden = isPlayer || !running(view);
   if (!isPlayer) return;
   const st = view.state;
-  const legal = view.legal;
+  const legal = running(view) ? view.legal : [];
   el.input.disabled = !legal.length;
   el.sendBtn.disabled = !legal.length;
   for (const m of legal) el.datalist.append(h("option", { value: m.text }));
@@ -484,9 +503,13 @@ function apply(v) {
   if (changed) closePopup();
   redraw();
   renderLog(el.log, v.log, ctx);
-  el.undo.disabled = !(v.undo > 0);
-  el.undo.hidden = v.you.length === 0;
-  if (v.you.length === 0) el.notify.hidden = true;
+  el.undo.disabled = !(running(v) && v.undo > 0);
+  el.undo.hidden = v.you.length === 0 || !running(v);
+  if (v.you.length === 0 || !running(v)) el.notify.hidden = true;
+  // A problem on the server's side (a bot or the database failing) shows while it lasts.
+  el.serverError.hidden = !v.error;
+  el.serverError.textContent = v.error ? `Server problem: ${v.error}` : "";
+  renderInfo(v);
   el.undo.title = v.undo > 0 ? `take back ${v.undo} move(s)` : "nothing to undo";
   const names = v.players.map((p) => p.name).join(" · ");
   el.title.textContent = `${names}`;
@@ -508,10 +531,17 @@ function apply(v) {
   firstView = false;
   setTitle();
   if (v.status === "over") renderEndgame();
+  else if (HALTED[v.status]) renderHalted();
   else {
     el.endgame.hidden = true;
     endgameFor = null;
   }
+}
+
+/** The discreet game info under the move log: the id, and the seed once it is public (or chosen). */
+function renderInfo(v) {
+  clear(el.info).append(h("span", { text: `Game ${v.id}` }));
+  if (v.seed !== null && v.seed !== undefined) el.info.append(" · ", h("span", { class: "seed", text: `seed ${v.seed}` }));
 }
 
 function redraw() {
@@ -519,10 +549,12 @@ function redraw() {
   const hl = highlights();
   board.render(view.state, colours, hl);
   renderStatus(el.status, view.state, ctx);
+  if (HALTED[view.status]) el.status.prepend(h("b", { class: "st-halted", text: view.status[0].toUpperCase() + view.status.slice(1) }), " · ");
   const abilityKeys = new Map();
   if (mine(view)) for (const m of view.legal) if (m.json.type === "improve") abilityKeys.set(m.json.ability, "claim");
   renderDesks(el.desks, view.state, ctx, {
     you: view.you,
+    ended: view.status !== "running",
     abilityKeys,
     onAbility: (a) => {
       const m = view.legal.find((x) => x.json.type === "improve" && x.json.ability === a);
@@ -570,11 +602,13 @@ async function renderEndgame() {
   const st = view.state;
   clear(el.endgame);
   el.endgame.hidden = false;
+  el.endgame.className = "panel endgame";
   const winners = st.result.winners;
   const head = h("h2", null, "Game over — ", winners.length > 1 ? "winners: " : "winner: ");
   winners.forEach((w, i) => head.append(i ? ", " : "", nameTag(ctx, w)));
   const triggers = (st.result.end_triggers || []).join(", ");
-  el.endgame.append(
+  put(
+    el.endgame,
     head,
     triggers ? h("p", { class: "muted", text: `Ended by: ${triggers}` }) : null,
     scoreTable(st.result, ctx),
@@ -596,6 +630,54 @@ async function renderEndgame() {
   } catch (err) {
     chartSlot.textContent = `Could not load the score history: ${err.message}`;
   }
+}
+
+/** Stopped or abandoned (from the view), deleted or damaged (from the socket): no actions; what is left. */
+async function renderHalted() {
+  const key = `${view.status}:${view.version}`;
+  if (endgameFor === key) return;
+  endgameFor = key;
+  const gone = GONE.has(view.status);
+  clear(el.endgame);
+  el.endgame.hidden = false;
+  el.endgame.className = `panel endgame halted halted-${view.status}`;
+  el.replayLink.hidden = gone;
+  el.recordLink.hidden = gone;
+  put(
+    el.endgame,
+    h("h2", { id: "halted-title", text: HALTED[view.status] }),
+    view.note ? h("p", { class: "halted-note", id: "halted-note", text: view.note[0].toUpperCase() + view.note.slice(1) }) : null,
+    view.status === "deleted" ? h("p", { class: "muted", text: "Its creator deleted it: its record and its moves are gone." }) : null,
+    gone ? null : h("p", { class: "muted", text: `No more moves can be made. It ended in turn ${view.state.turn.number}, after ${view.version} move${view.version === 1 ? "" : "s"}.` }),
+    h(
+      "p",
+      { class: "end-links" },
+      gone ? null : h("a", { href: api.recordUrl(gameId), download: `hansa-${gameId}.json`, class: "btn", id: "end-record", text: "Download record" }),
+      gone ? null : h("a", { href: `/replay/${encodeURIComponent(gameId)}`, class: "btn", id: "end-replay", text: "Open replay" }),
+      h("a", { href: "/", class: "btn", text: "Lobby" }),
+    ),
+  );
+  if (gone || view.version === 0) return;
+  const chartSlot = h("div", { class: "chart-slot", text: "Loading score chart…" });
+  el.endgame.append(chartSlot);
+  try {
+    const hist = await api.history(gameId);
+    // A chart of flat zeros (a game stopped early) says nothing.
+    if (hist.turns.some((t) => t.scores.some((x) => x > 0))) clear(chartSlot).append(scoreChart(hist, view.players));
+    else chartSlot.remove();
+  } catch (err) {
+    chartSlot.textContent = `Could not load the score history: ${err.message}`;
+  }
+}
+
+/** The socket said the game is gone for good (4410 deleted, 4409 damaged): show it like a halted game. */
+function gameGone(status, reason) {
+  clearError();
+  if (!view) {
+    showError(new Error(reason || HALTED[status]));
+    return;
+  }
+  apply({ ...view, status, note: reason || null, legal: [], undo: 0, error: null });
 }
 
 // ------------------------------------------------------------------ start
@@ -624,18 +706,25 @@ async function main() {
   apply(v);
   const socket = new LiveSocket(gameId, token, {
     onView: (nv) => apply(nv),
-    onStatus: (status, attempt) => {
+    onStatus: (status, attempt, info = {}) => {
       const wasDown = document.body.dataset.conn === "reconnecting";
       document.body.dataset.conn = status;
       if (status === "open") {
         el.conn.hidden = true;
         if (wasDown) refresh(); // the socket also pushes the view; this makes sure nothing is missed
       } else if (status === "reconnecting") {
-        el.conn.hidden = false;
+        // attempt 0: dropped for reading too slowly (4408), back at once: no need to alarm anyone.
+        el.conn.hidden = attempt === 0;
         el.conn.textContent = `Connection lost — reconnecting… (attempt ${attempt})`;
+      } else if (info.code === CLOSE.DELETED) {
+        el.conn.hidden = true;
+        gameGone("deleted", null);
+      } else if (info.code === CLOSE.DAMAGED) {
+        el.conn.hidden = true;
+        gameGone("damaged", info.reason);
       } else {
         el.conn.hidden = false;
-        el.conn.textContent = "The game is not available.";
+        el.conn.textContent = info.reason ? `The game is not available: ${info.reason}` : "The game is not available.";
       }
     },
   });

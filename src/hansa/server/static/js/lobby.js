@@ -1,9 +1,11 @@
-// The lobby (/): create a game, share its links, list recent games and the games this browser created.
+// The lobby (/): create a game, share its links, list recent games and the games this browser created
+// (which it may stop or delete: it keeps their creator token).
 
-import { api } from "./api.js";
+import { api, fragmentLink } from "./api.js";
 import { h, clear, $, copyText, absUrl } from "./dom.js";
 
 const STORE = "hansa.myGames";
+const PAGE = 30; // games per page of the recent list
 const el = {
   form: $("#create-form"),
   count: $("#player-count"),
@@ -16,8 +18,10 @@ const el = {
   error: $("#create-error"),
   created: $("#created"),
   myGames: $("#my-games"),
+  myError: $("#my-games-error"),
   recent: $("#recent-games"),
   refresh: $("#refresh-games"),
+  more: $("#more-games"),
 };
 
 let bots = { bots: ["heuristic"], default: "heuristic" };
@@ -40,13 +44,25 @@ const OPTION_LABELS = {
 
 // ------------------------------------------------------------------ my games (localStorage)
 
+// Entries: {id, created, players, open, hotseat, seats: [{name, url}], spectator, creatorToken, status, note, seed}.
+// The links carry seat tokens in the fragment (/game/{id}#token=...); older entries stored "?token=" links,
+// which are rewritten when read.
 function loadMine() {
+  let list;
   try {
-    const list = JSON.parse(localStorage.getItem(STORE) || "[]");
-    return Array.isArray(list) ? list : [];
+    list = JSON.parse(localStorage.getItem(STORE) || "[]");
   } catch {
     return [];
   }
+  if (!Array.isArray(list)) return [];
+  return list
+    .filter((g) => g && typeof g.id === "string")
+    .map((g) => ({
+      ...g,
+      open: fragmentLink(g.open),
+      hotseat: fragmentLink(g.hotseat),
+      seats: Array.isArray(g.seats) ? g.seats.map((x) => ({ ...x, url: fragmentLink(x.url) })) : [],
+    }));
 }
 
 function saveMine(list) {
@@ -154,12 +170,16 @@ async function create(ev) {
       hotseat: game.hotseat_url,
       seats: humans.map((x) => ({ name: x.name, url: x.url })),
       spectator: game.spectator_url,
+      creatorToken: game.creator_token,
+      status: "running",
+      note: null,
+      seed: game.seed,
     };
     saveMine([entry, ...loadMine().filter((g) => g.id !== game.id)]);
     renderMine();
     loadRecent();
   } catch (err) {
-    showError(err.message);
+    showError(err.message); // e.g. 429 "this client may create 10 games a minute; wait 7 s"
   } finally {
     el.createBtn.disabled = false;
   }
@@ -198,6 +218,9 @@ function showCreated(game, hotseat) {
 
 // ------------------------------------------------------------------ lists
 
+const STATUS_TEXT = { over: "finished", stopped: "stopped", abandoned: "abandoned", damaged: "damaged" };
+const deleted = new Set(); // deleted from this page: the server's lobby cache may list them a moment longer
+
 function playersLine(players) {
   const span = h("span", { class: "players" });
   players.forEach((p, i) => {
@@ -208,6 +231,74 @@ function playersLine(players) {
   return span;
 }
 
+function statusTag(status, turn) {
+  const text = status === "running" ? (turn ? `turn ${turn}` : "running") : STATUS_TEXT[status] || status;
+  return h("span", { class: `status-tag ${status}`, "data-status": status, text });
+}
+
+/** A game's status only ever leaves "running": the newer of two reports is the one that is not "running". */
+function laterStatus(a, b) {
+  return a && a.status && a.status !== "running" ? a : b;
+}
+
+/** Record what the server says about one of my games (from a lobby page or an answer). */
+function updateMine(id, fields) {
+  const list = loadMine();
+  const g = list.find((x) => x.id === id);
+  if (!g) return;
+  const next = laterStatus(g, fields);
+  if (next === g && g.note !== undefined) return;
+  Object.assign(g, { status: next.status, note: next.note ?? null });
+  if (fields.seed !== undefined && fields.seed !== null) g.seed = fields.seed;
+  saveMine(list);
+}
+
+function showMineError(message) {
+  el.myError.textContent = message;
+  el.myError.hidden = !message;
+}
+
+async function stopGame(g) {
+  if (!window.confirm(`Stop game ${g.id}? No one can move in it any more (the record and the replay stay).`)) return;
+  showMineError("");
+  try {
+    const view = await api.stop(g.id, g.creatorToken);
+    updateMine(g.id, { status: view.status, note: view.note, seed: view.seed });
+  } catch (err) {
+    showMineError(`Could not stop game ${g.id}: ${err.message}`);
+    if (err.status === 409 || err.status === 422) {
+      // Over, stopped or abandoned meanwhile: learn its status.
+      try {
+        const view = await api.view(g.id, null);
+        updateMine(g.id, { status: view.status, note: view.note, seed: view.seed });
+      } catch {
+        /* damaged or gone: the message says so */
+      }
+    }
+  }
+  renderMine();
+  loadRecent();
+}
+
+async function deleteGame(g) {
+  if (!window.confirm(`Delete game ${g.id} for everyone? Its record and replay are deleted too; this cannot be undone.`)) return;
+  showMineError("");
+  try {
+    await api.deleteGame(g.id, g.creatorToken);
+  } catch (err) {
+    if (err.status !== 404) {
+      showMineError(`Could not delete game ${g.id}: ${err.message}`);
+      return;
+    }
+    // 404: it is gone already.
+  }
+  deleted.add(g.id);
+  saveMine(loadMine().filter((x) => x.id !== g.id));
+  renderMine();
+  for (const item of el.recent.querySelectorAll(".game-item")) if (item.dataset.id === g.id) item.remove();
+  loadRecent();
+}
+
 function renderMine() {
   const list = loadMine();
   clear(el.myGames);
@@ -216,52 +307,96 @@ function renderMine() {
     return;
   }
   for (const g of list) {
-    const forget = h("button", { type: "button", class: "small", text: "Forget" });
-    forget.addEventListener("click", () => {
+    const status = g.status || "running";
+    const button = (label, cls, onclick, title) => h("button", { type: "button", class: `small ${cls}`, text: label, title, onclick });
+    const forget = button("Forget", "forget-btn", () => {
       saveMine(loadMine().filter((x) => x.id !== g.id));
       renderMine();
-    });
+    }, "remove from this list (the game goes on)");
     const when = new Date(g.created);
+    const playable = status !== "damaged";
     el.myGames.append(
       h(
         "div",
-        { class: "game-item mine", "data-id": g.id },
+        { class: `game-item mine ${status}`, "data-id": g.id, "data-status": status },
         h("code", { text: g.id }),
         playersLine(g.players || []),
-        h("span", { class: "muted", text: isNaN(when) ? "" : when.toLocaleString() }),
-        h("span", { class: "actions" }, h("a", { href: g.open, class: "btn small", text: "Open" }), h("a", { href: `/replay/${encodeURIComponent(g.id)}`, class: "btn small", text: "Replay" }), forget),
+        statusTag(status),
+        h("span", { class: "muted when", text: isNaN(when) ? "" : when.toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" }) }),
+        h(
+          "span",
+          { class: "actions" },
+          playable ? h("a", { href: g.open, class: "btn small", text: "Open" }) : null,
+          playable ? h("a", { href: `/replay/${encodeURIComponent(g.id)}`, class: "btn small", text: "Replay" }) : null,
+          g.creatorToken && status === "running" ? button("Stop", "stop-btn", () => stopGame(g), "end the game for everyone") : null,
+          g.creatorToken ? button("Delete", "delete-btn danger", () => deleteGame(g), "delete the game for everyone") : null,
+          forget,
+        ),
+        g.note && status !== "running" ? h("span", { class: "game-note", text: g.note }) : null,
       ),
     );
   }
 }
 
+function recentRow(g, my) {
+  const shown = laterStatus(my, g); // my own action may be newer than the server's cached lobby page
+  const status = shown.status;
+  const note = status !== "running" ? shown.note : null;
+  const watch = status === "damaged" ? null : h("a", { href: my ? my.open : `/game/${encodeURIComponent(g.id)}`, class: "btn small", text: my ? "Open" : "Watch" });
+  const replay = status === "damaged" ? null : h("a", { href: `/replay/${encodeURIComponent(g.id)}`, class: "btn small", text: "Replay" });
+  return h(
+    "div",
+    { class: `game-item ${status}`, "data-id": g.id, "data-status": status },
+    h("code", { text: g.id, title: g.seed !== null && g.seed !== undefined ? `seed ${g.seed}` : null }),
+    playersLine(g.players),
+    statusTag(status, g.turn),
+    h("span", { class: "muted", text: `${g.moves} move${g.moves === 1 ? "" : "s"}` }),
+    watch || replay ? h("span", { class: "actions" }, watch, replay) : null,
+    note ? h("span", { class: "game-note", text: note }) : null,
+  );
+}
+
+let listGeneration = 0; // a newer first-page load makes older answers (and "More" pages) obsolete
+let nextCursor = null;
+
+function showPage(data, generation, append) {
+  if (generation !== listGeneration) return;
+  const mine = new Map(loadMine().map((g) => [g.id, g]));
+  for (const g of data.games) if (mine.has(g.id)) updateMine(g.id, g);
+  if (!append) clear(el.recent);
+  const seen = new Set([...el.recent.querySelectorAll(".game-item")].map((x) => x.dataset.id));
+  const games = data.games.filter((g) => !deleted.has(g.id) && !seen.has(g.id));
+  if (!append && !games.length) el.recent.append(h("p", { class: "muted", text: "No games yet." }));
+  for (const g of games) el.recent.append(recentRow(g, mine.get(g.id)));
+  nextCursor = data.next || null;
+  el.more.hidden = !nextCursor;
+}
+
 async function loadRecent() {
+  const generation = ++listGeneration;
+  el.more.disabled = false;
   try {
-    const data = await api.listGames(30);
-    const mine = new Map(loadMine().map((g) => [g.id, g]));
-    clear(el.recent);
-    if (!data.games.length) el.recent.append(h("p", { class: "muted", text: "No games yet." }));
-    for (const g of data.games) {
-      const my = mine.get(g.id);
-      el.recent.append(
-        h(
-          "div",
-          { class: `game-item ${g.status}`, "data-id": g.id },
-          h("code", { text: g.id }),
-          playersLine(g.players),
-          h("span", { class: `status-tag ${g.status}`, text: g.status === "over" ? "finished" : `turn ${g.turn}` }),
-          h("span", { class: "muted", text: `${g.moves} moves` }),
-          h(
-            "span",
-            { class: "actions" },
-            h("a", { href: my ? my.open : `/game/${encodeURIComponent(g.id)}`, class: "btn small", text: my ? "Open" : "Watch" }),
-            h("a", { href: `/replay/${encodeURIComponent(g.id)}`, class: "btn small", text: "Replay" }),
-          ),
-        ),
-      );
-    }
+    const data = await api.listGames(PAGE);
+    showPage(data, generation, false);
+    renderMine(); // statuses learnt from the list
   } catch (err) {
+    if (generation !== listGeneration) return;
     clear(el.recent).append(h("p", { class: "error", text: `Could not load games: ${err.message}` }));
+    el.more.hidden = true;
+  }
+}
+
+async function loadMore() {
+  if (!nextCursor) return;
+  const generation = listGeneration;
+  el.more.disabled = true;
+  try {
+    showPage(await api.listGames(PAGE, nextCursor), generation, true);
+    renderMine(); // statuses learnt from the older page
+  } catch (err) {
+    if (generation === listGeneration) el.recent.append(h("p", { class: "error", text: `Could not load more games: ${err.message}` }));
+  } finally {
+    el.more.disabled = false;
   }
 }
 
@@ -269,6 +404,7 @@ async function main() {
   el.count.addEventListener("change", renderSeats);
   el.form.addEventListener("submit", create);
   el.refresh.addEventListener("click", loadRecent);
+  el.more.addEventListener("click", loadMore);
   renderMine();
   loadRecent();
   try {

@@ -146,16 +146,18 @@ export function renderStatus(el, state, ctx) {
   if (t.decider !== t.current) el.append(" · decides: ", nameTag(ctx, t.decider));
 }
 
-/** Player desks. opts: {you: [seats], abilityKeys: Map(ability -> kind), onAbility(ability)} */
+/** Player desks. opts: {you: [seats], ended (no turn to mark: over, stopped...), abilityKeys: Map(ability -> kind),
+ * onAbility(ability)} */
 export function renderDesks(el, state, ctx, opts = {}) {
   clear(el);
   const you = new Set(opts.you || []);
   const t = state.turn;
+  const live = !state.over && !opts.ended;
   state.players.forEach((p) => {
     const info = ctx.players[p.seat] || { name: `seat ${p.seat + 1}`, colour: "#777", type: "human" };
     const classes = ["desk"];
-    if (!state.over && t.current === p.seat) classes.push("current");
-    if (!state.over && t.decider === p.seat) classes.push("decider");
+    if (live && t.current === p.seat) classes.push("current");
+    if (live && t.decider === p.seat) classes.push("decider");
     if (you.has(p.seat)) classes.push("you");
     if (state.result && state.result.winners.includes(p.seat)) classes.push("winner");
     const desk = h("section", { class: classes.join(" "), style: { "--pc": info.colour }, "data-seat": p.seat });
@@ -166,7 +168,7 @@ export function renderDesks(el, state, ctx, opts = {}) {
       h("span", { class: "desk-name", text: info.name }),
       info.type === "bot" ? h("span", { class: "tag", text: `bot ${info.bot || ""}` }) : null,
       you.has(p.seat) ? h("span", { class: "tag you-tag", text: "you" }) : null,
-      !state.over && t.current === p.seat ? h("span", { class: "tag turn-tag", text: "turn" }) : null,
+      live && t.current === p.seat ? h("span", { class: "tag turn-tag", text: "turn" }) : null,
       h("span", { class: "desk-score", title: "in-game score", text: String(p.score) }),
     );
     desk.append(head);
