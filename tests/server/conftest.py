@@ -1,94 +1,12 @@
-"""A real `hansa serve` process for server tests (SQLite by default, PostgreSQL when HANSA_TEST_POSTGRES_URL is set)."""
+"""Fixtures for the server tests: real `hansa serve` processes (server_support.py)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import httpx
 import pytest
-
-HANSA = shutil.which("hansa") or str(Path(sys.executable).parent / "hansa")
-POSTGRES_URL = os.environ.get("HANSA_TEST_POSTGRES_URL")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """A server process; ``restart()`` and ``kill()`` keep the same database and port."""
-
-    def __init__(self, database_url: str, log: Path, *flags: str, env: dict[str, str] | None = None) -> None:
-        self.database_url = database_url
-        self.flags = list(flags)
-        self.env = env or {}
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = log
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        out = self.log.open("ab")
-        self.proc = subprocess.Popen(
-            [HANSA, "serve", "--port", str(self.port), "--database-url", self.database_url,
-             "--bot-delay", "0", "--bot-processes", "0", *self.flags],
-            stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **self.env},
-        )
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                if httpx.get(self.url + "/api/bots", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
-            time.sleep(0.1)
-        raise RuntimeError("server did not start")
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-
-    def kill(self) -> None:
-        """kill -9: no shutdown code runs."""
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-
-    def restart(self) -> None:
-        self.stop()
-        self.start()
-
-
-def _postgres_database() -> str:
-    """A fresh database on the PostgreSQL server of HANSA_TEST_POSTGRES_URL."""
-    import sqlalchemy
-
-    assert POSTGRES_URL
-    name = "hansa_" + uuid.uuid4().hex[:10]
-    admin = sqlalchemy.create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
-    admin.dispose()
-    url = sqlalchemy.engine.make_url(POSTGRES_URL).set(database=name)
-    return url.render_as_string(hide_password=False)
+from server_support import POSTGRES_URL, Server, postgres_database
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -96,7 +14,7 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     if request.param == "postgresql":
         if not POSTGRES_URL:
             pytest.skip("HANSA_TEST_POSTGRES_URL is not set (scripts/test.sh sets it up with Debian's PostgreSQL)")
-        url = _postgres_database()
+        url = postgres_database()
     else:
         url = f"sqlite:///{tmp_path / 'hansa.sqlite3'}"
     srv = Server(url, tmp_path / "server.log")

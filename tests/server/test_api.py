@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 import websockets
-from conftest import Server
+from server_support import Server
 
 from hansa.record import game_from_record
 

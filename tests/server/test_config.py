@@ -6,7 +6,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import HANSA
+from server_support import HANSA
 
 from hansa.server.config import ServerConfig, settings_table
 

@@ -40,6 +40,8 @@ MAX_ID = 16
 MAX_TOKEN = 64
 TOKEN_PROTOCOL = "hansa.token."
 STATUSES = Literal["running", "over", "stopped", "abandoned", "damaged"]
+#: Seeds up to 2^53 - 1: JSON numbers every client reads exactly.
+MAX_SEED = 2**53 - 1
 #: Request bodies: no unknown fields, no type coercion ("7" is not 7, true is not 1).
 STRICT = ConfigDict(extra="forbid", strict=True)
 
@@ -80,7 +82,7 @@ def request_models(config: ServerConfig) -> tuple[type[BaseModel], type[BaseMode
         model_config = STRICT
         players: list[PlayerIn] = Field(min_length=2, max_length=5)
         options: dict[Key, Scalar] = Field(default_factory=dict, max_length=32)
-        seed: int | None = Field(default=None, ge=0, le=2**62)
+        seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
 
     class MoveIn(BaseModel):
         model_config = STRICT

@@ -260,8 +260,10 @@ class GameService:
                 tokens.append(token)
         hotseat, creator = secrets.token_urlsafe(18), secrets.token_urlsafe(18)
         chosen = seed is not None
-        if seed is None:  # 62 bits: nobody can search the seeds for the one that matches what the board shows
-            seed = secrets.randbits(62)
+        if seed is None:
+            # 53 bits: too many to search for the seed that matches what the board shows, and still a number that
+            # JavaScript reads exactly
+            seed = secrets.randbits(53)
         try:
             game = Game([s.name for s in seats], seed=seed, options=options, undo="own")
         except HansaError as exc:
