@@ -25,7 +25,9 @@ server and database:
 * ``sockets``: 1,000 well-behaved WebSockets watching 20 bot games (50 each, the default per-game limit);
 * ``all``: every load above at once.
 
-The load generators run in a separate process from the measuring client.  ``--legacy`` runs a server without the
+The load generators run in a separate process from the measuring client, at a lower CPU priority (nice 10, like the
+server's MCTS workers): hostile clients would be on other machines; on this one they must not take the CPU the
+server and the measured client need (without it, the load process alone used most of a core in ``all``).  ``--legacy`` runs a server without the
 new flags (an older hansa), with the same loads.  Measures; asserts nothing.  Prints a table and, with ``--json F``,
 writes the numbers.
 """
@@ -285,7 +287,10 @@ async def watchers(ws_base: str, gids: list[str], per_game: int, stop: Any) -> N
 
 
 def run_load(kind: str, args: dict[str, Any], stop: Any) -> None:
-    """Entry point of the load process."""
+    """Entry point of the load process.  It runs at a lower CPU priority (nice 10): on this one machine it stands
+    in for clients on other machines, and must not win the CPU from the server or the measured client."""
+    os.nice(10)
+
     async def main() -> None:
         jobs = []
         if "slow" in kind:

@@ -273,8 +273,8 @@ def create_app(database_url: str | None = None, config: ServerConfig | None = No
         limit: Annotated[int, Query(ge=1, le=100)] = 50,
         before: Annotated[str | None, Query(max_length=100)] = None,
         status: STATUSES | None = None,
-    ) -> dict[str, Any]:
-        return await service().lobby(limit, before, status)
+    ) -> Response:
+        return Response(await service().lobby(limit, before, status), media_type="application/json")
 
     def view_response(live: LiveGame, token: str | None) -> Response:
         return Response(service().view_json(live, live.seats_of(token)), media_type="application/json")

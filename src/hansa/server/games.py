@@ -168,7 +168,7 @@ class GameService:
         self._replayer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hansa-replay")
         self._replays: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
         self._replay_jobs = 0
-        self._lobby: dict[tuple[Any, ...], tuple[float, dict[str, Any]]] = {}
+        self._lobby: dict[tuple[Any, ...], tuple[float, str]] = {}
         self._closing = False
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -358,8 +358,8 @@ class GameService:
             409, f"game {game_id} is damaged and not served for play: {reason} (`hansa db check` lists damaged games)"
         )
 
-    async def lobby(self, limit: int, cursor: str | None, status: str | None) -> dict[str, Any]:
-        """A page of the lobby list (summary columns only), served from memory for ``lobby_cache`` seconds."""
+    async def lobby(self, limit: int, cursor: str | None, status: str | None) -> str:
+        """A page of the lobby list as JSON (summary columns only), served from memory for ``lobby_cache`` seconds."""
         before = None
         if cursor:
             try:
@@ -371,7 +371,7 @@ class GameService:
         hit = self._lobby.get(key)
         if hit is not None and hit[0] > now:
             return hit[1]
-        page = await self.read(self.store.list_games, limit, before, status)
+        page = json.dumps(await self.read(self.store.list_games, limit, before, status), separators=(",", ":"))
         if len(self._lobby) > 64:
             self._lobby.clear()
         self._lobby[key] = (now + self.config.lobby_cache, page)
