@@ -26,7 +26,8 @@ from ..view import board_layout
 from .config import ServerConfig
 from .db import DEFAULT_URL, make_engine, migrate
 from .errors import ServiceError, StrictRoute, install_handlers
-from .games import SERVER_BOTS, GameService, LiveGame
+from .games import SERVER_BOTS, GameService
+from .live import LiveGame, history_json, view_json, view_message
 from .middleware import BodyLimit, SecurityHeaders, client_key
 from .ratelimit import RateLimiter
 from .sockets import SocketHub, Subscriber
@@ -277,7 +278,7 @@ def create_app(database_url: str | None = None, config: ServerConfig | None = No
         return Response(await service().lobby(limit, before, status), media_type="application/json")
 
     def view_response(live: LiveGame, token: str | None) -> Response:
-        return Response(service().view_json(live, live.seats_of(token)), media_type="application/json")
+        return Response(view_json(live, live.seats_of(token)), media_type="application/json")
 
     TokenHeader = Annotated[str | None, Header(alias="X-Hansa-Token")]
 
@@ -323,7 +324,7 @@ def create_app(database_url: str | None = None, config: ServerConfig | None = No
     @api.get("/api/games/{game_id}/history")
     async def history(game_id: str) -> Response:
         live = await game(game_id)
-        return Response(service().history_json(live), media_type="application/json")
+        return Response(history_json(live), media_type="application/json")
 
     @api.get("/api/games/{game_id}/replay/{k}")
     async def replay(game_id: str, k: int) -> dict[str, Any]:
@@ -352,7 +353,7 @@ def create_app(database_url: str | None = None, config: ServerConfig | None = No
         hub.add(sub)
         try:
             await ws.accept(subprotocol=subprotocol)
-            sub.offer_view(service().view_message(live, seats))
+            sub.offer_view(view_message(live, seats))
             await sub.run()
         finally:
             hub.remove(sub)

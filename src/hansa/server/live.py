@@ -1,0 +1,163 @@
+"""A game held in memory by the server (:class:`LiveGame`) and the JSON answers made from it: the view of a
+seat's token, the WebSocket message carrying it, the score history.  Each is cached per revision of the game (a
+move's answer and its WebSocket pushes share the work)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.scoring import final_scores
+from ..game import Game
+from ..view import public_state
+from .store import ENDED, RUNNING, StoredSeat
+
+COLOURS = ("#d62828", "#1d4ed8", "#e9a400", "#2a9d3f", "#7b2cbf")
+NEUTRAL_COLOUR = "#8d8d8d"
+LOG_TAIL = 60
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+Seat = StoredSeat
+
+
+@dataclass
+class LiveGame:
+    """A game held in memory."""
+
+    id: str
+    game: Game
+    seats: list[Seat]
+    hotseat_hash: str
+    creator_hash: str | None = None
+    seed_public: bool = False
+    status: str = RUNNING
+    status_note: str | None = None
+    #: A problem the players should see (a bot or the database failing; cleared when it recovers).
+    error: str | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bot_task: asyncio.Task[None] | None = None
+    #: Increases on every change of the game (moves, undos, status, error).
+    revision: int = 0
+    #: In-game scores after every move (index 0: the start), for the score chart.
+    scores: list[list[int]] = field(default_factory=list)
+    #: Serialized views of the current revision, by the seats of the viewer, and other per-revision answers.
+    view_cache: dict[tuple[int, ...], str] = field(default_factory=dict)
+    cached: dict[Any, Any] = field(default_factory=dict)
+    cache_revision: int = -1
+    #: ``time.monotonic()`` of the last change or request.
+    touched: float = field(default_factory=time.monotonic)
+
+    @property
+    def version(self) -> int:
+        return len(self.game.moves)
+
+    @property
+    def has_human(self) -> bool:
+        return any(s.type == "human" for s in self.seats)
+
+    @property
+    def seed_shown(self) -> bool:
+        """The seed may be shown: the creator chose it (every seat knows it), or the game has ended."""
+        return self.seed_public or self.status in ENDED
+
+    def seats_of(self, token: str | None) -> list[int]:
+        """Seats a token controls: one human seat, every human seat (hot-seat token), or none."""
+        if not token:
+            return []
+        digest = token_hash(token)
+        if secrets.compare_digest(digest, self.hotseat_hash):
+            return [i for i, s in enumerate(self.seats) if s.type == "human"]
+        return [i for i, s in enumerate(self.seats) if s.token_hash and secrets.compare_digest(digest, s.token_hash)]
+
+    def is_creator(self, token: str | None) -> bool:
+        return bool(token and self.creator_hash and secrets.compare_digest(token_hash(token), self.creator_hash))
+
+    def per_revision(self) -> dict[Any, Any]:
+        """Answers cached for the current revision (dropped when the game changes)."""
+        if self.cache_revision != self.revision:
+            self.view_cache = {}
+            self.cached = {}
+            self.cache_revision = self.revision
+        return self.cached
+
+
+
+def view_json(live: LiveGame, seats: list[int]) -> str:
+    """The view as JSON text, cached per revision and seats (a move's response and its WebSocket pushes share
+    the work)."""
+    live.per_revision()
+    key = tuple(seats)
+    cached = live.view_cache.get(key)
+    if cached is None:
+        cached = json.dumps(view_for(live, seats), separators=(",", ":"))
+        live.view_cache[key] = cached
+    return cached
+
+def view_message(live: LiveGame, seats: tuple[int, ...]) -> str:
+    """The WebSocket message carrying the view (one string per revision and seats, shared by every socket)."""
+    cache = live.per_revision()
+    key = ("message", seats)
+    text: str | None = cache.get(key)
+    if text is None:
+        text = cache[key] = '{"type":"view","view":' + view_json(live, list(seats)) + "}"
+    return text
+
+def view_for(live: LiveGame, seats: list[int]) -> dict[str, Any]:
+    game = live.game
+    state = game.state
+    decider = state.decider
+    legal: list[dict[str, Any]] = []
+    if live.status == RUNNING and not state.is_over and decider in seats:
+        legal = [{"text": m.text(), "json": m.to_json()} for m in state.legal_moves()]
+    undo = 0
+    if live.status == RUNNING and game.movers and game.movers[-1] in seats:
+        undo = game.undoable(game.movers[-1])
+    start = max(0, len(game.moves) - LOG_TAIL)
+    return {
+        "id": live.id,
+        "version": live.version,
+        "status": live.status,
+        "note": live.status_note,
+        "error": live.error,
+        "seed": game.seed if live.seed_shown else None,
+        "board_side": state.board.side,
+        "players": [
+            {"seat": i, "name": s.name, "type": s.type, "bot": s.bot, "colour": COLOURS[i]}
+            for i, s in enumerate(live.seats)
+        ],
+        "neutral_colour": NEUTRAL_COLOUR,
+        "you": seats,
+        "state": public_state(state),
+        "legal": legal,
+        "undo": undo,
+        "log": [
+            {"n": i + 1, "seat": game.movers[i], "turn": game.move_turns[i], "move": game.moves[i].text()}
+            for i in range(start, len(game.moves))
+        ],
+        "options": game.options.changed(),
+    }
+
+def history_json(live: LiveGame) -> str:
+    """In-game scores after every move (kept move by move), and the final totals once over; cached."""
+    cache = live.per_revision()
+    text: str | None = cache.get("history")
+    if text is None:
+        game = live.game
+        turns: list[dict[str, Any]] = [{"n": 0, "turn": 1, "move": None, "scores": live.scores[0]}]
+        turns += [
+            {"n": i + 1, "turn": game.move_turns[i], "move": game.moves[i].text(), "scores": live.scores[i + 1]}
+            for i in range(len(game.moves))
+        ]
+        final = [s.to_json() for s in final_scores(game.state)] if game.state.is_over else None
+        text = cache["history"] = json.dumps({"turns": turns, "final": final}, separators=(",", ":"))
+    return text
+
