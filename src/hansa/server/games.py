@@ -308,12 +308,16 @@ class GameService:
     async def _locked(self, live: LiveGame, still_wanted: Callable[[], Awaitable[bool]] | None) -> Any:
         """The game's lock, waited for at most ``lock_timeout`` seconds (503 after that, nothing done); a request
         whose client gave up meanwhile is not carried out."""
+        waited = live.lock.locked()
+        if not waited:
+            await live.lock.acquire()  # free: taken at once
+        else:
+            try:
+                await asyncio.wait_for(live.lock.acquire(), self.config.lock_timeout)
+            except TimeoutError:
+                raise ServiceError(503, "the game is busy; nothing changed, try again", None, {"Retry-After": "1"}) from None
         try:
-            await asyncio.wait_for(live.lock.acquire(), self.config.lock_timeout)
-        except TimeoutError:
-            raise ServiceError(503, "the game is busy; nothing changed, try again", None, {"Retry-After": "1"}) from None
-        try:
-            if still_wanted is not None and not await still_wanted():
+            if waited and still_wanted is not None and not await still_wanted():
                 raise ServiceError(408, "the client gave up before the game was free; nothing changed")
             yield
         finally:
