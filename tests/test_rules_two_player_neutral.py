@@ -99,6 +99,18 @@ def arn_dui_position(**options: Any) -> GameState:
     return state
 
 
+def complete_nine_cities(state: GameState) -> None:
+    """9 completed cities, all B's: Dortmund (Merchant, Trader) and eight one/two-office cities elsewhere."""
+    support.set_office(state, "DOR", 0, B, "M")
+    support.set_office(state, "DOR", 1, B)
+    for code in ("BRE", "STA", "LUN", "BRA", "GOS"):
+        support.set_office(state, code, 0, B)
+    for code in ("EMD", "HAN", "HIL"):
+        support.set_office(state, code, 0, B)
+        support.set_office(state, code, 1, B)
+    assert state.completed == 9
+
+
 def displace_neutral(state: GameState, house: str) -> None:
     move = Displace(house, "T", "T")
     assert move in state.legal_moves()
@@ -288,15 +300,7 @@ def test_s125_neutral_claim_discards_marker_replacement_to_active_plate():
 def test_s126_neutral_office_completes_tenth_city_during_displacement():
     """126. Neutral's office fills the 10th city during A's displacement -> relocation finishes, then game ends; A's remaining actions lost."""
     state = arn_dui_position()
-    # 9 completed cities: Dortmund (B, B) and eight one/two-office cities elsewhere
-    support.set_office(state, "DOR", 0, B, "M")
-    support.set_office(state, "DOR", 1, B)
-    for code in ("BRE", "STA", "LUN", "BRA", "GOS"):
-        support.set_office(state, code, 0, B)
-    for code in ("EMD", "HAN", "HIL"):
-        support.set_office(state, code, 0, B)
-        support.set_office(state, code, 1, B)
-    assert state.completed == 9
+    complete_nine_cities(state)
     displace_neutral(state, "ARN-DUI:2")
     assert state.actions_used == 1 and state.allowance() == 2
     before = snapshot(state)
@@ -714,14 +718,7 @@ def test_shift_neutral_claim_tenth_city_ends_game_after_marker_use():
     """A neutral office placed after a shift completes the 10th city: the game ends when the marker use ends, as
     a neutral claim during a displacement ends it when the relocation ends (§5.A 5: after the current action)."""
     state = shift_position()
-    support.set_office(state, "DOR", 0, B)
-    support.set_office(state, "DOR", 1, B, "M")
-    for code in ("BRE", "STA", "LUN", "BRA", "GOS"):
-        support.set_office(state, code, 0, B)
-    for code in ("EMD", "HAN", "HIL"):
-        support.set_office(state, code, 0, B)
-        support.set_office(state, code, 1, B)
-    assert state.completed == 9
+    complete_nine_cities(state)
     state.play(Shift("GOE-QUE:2", "DUI-DOR:2"))
     assert state.completed == 10
     assert state.phase == Phase.REMOVE and state.rm_left == 2

@@ -47,7 +47,6 @@ class Subscriber:
         self.wake = asyncio.Event()
         self.close_code: int | None = None
         self.close_reason = ""
-        self.dropped = False
         self.rate = RateLimiter(config.ws_messages_per_second, BURST)
 
     # ------------------------------------------------------------------ offered by the game (never blocks)
@@ -100,7 +99,6 @@ class Subscriber:
                 try:
                     await asyncio.wait_for(self.ws.send_text(text), timeout)
                 except TimeoutError:
-                    self.dropped = True
                     self.request_close(4408, "too slow: reconnect")
                     log.info("dropped a slow WebSocket on game %s from %s", self.game_id, self.client)
                     return
