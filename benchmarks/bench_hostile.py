@@ -3,6 +3,7 @@ clients load the server.
 
     python benchmarks/bench_hostile.py                       # everything, against this checkout's `hansa serve`
     python benchmarks/bench_hostile.py --fuzz 20000 --scenarios none
+    python benchmarks/bench_hostile.py --fuzz 0 --scenarios none --startup 2549       # restart time
     python benchmarks/bench_hostile.py --hansa /path/to/old/.venv/bin/hansa --legacy   # a server without the limits
 
 **Fuzzer.** ``--fuzz N`` requests (default 20,000) in batches of 500 against games in known positions: bodies of
@@ -522,6 +523,33 @@ def fuzz(hansa: str, legacy: bool, total: int, batch: int = 500) -> dict[str, An
         server.stop()
 
 
+def startup(hansa: str, legacy: bool, games: int) -> dict[str, Any]:
+    """Seconds from starting the server until it answers, with ``games`` stored games waiting for a human (three
+    restarts of the same database)."""
+    flags = ["--bot-delay", "0"] + ([] if legacy else ["--create-per-minute", "1000000", "--max-live-games", "1000000"])
+    server = Server(hansa, legacy, flags)
+    with httpx.Client(base_url=server.base, timeout=30) as http:
+        for _ in range(games):
+            http.post("/api/games", json={"players": humans(1) + bots(1, "heuristic") + humans(1)}).raise_for_status()
+    server.proc.terminate()
+    server.proc.wait()
+    times = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        server.proc = subprocess.Popen(server.proc.args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        while True:
+            try:
+                if httpx.get(server.base + "/api/bots", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.01)
+        times.append(round(time.perf_counter() - t0, 2))
+        server.proc.terminate()
+        server.proc.wait()
+    server.stop()
+    return {"games": games, "seconds": times}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hansa", default=str(Path(sys.executable).with_name("hansa")), help="the hansa command to serve")
@@ -531,6 +559,7 @@ def main() -> None:
                         help="comma-separated: baseline, slow, pollers, mcts, sockets, all; or none")
     parser.add_argument("--moves", type=int, default=300, help="human moves measured per scenario")
     parser.add_argument("--think", type=float, default=0.05, help="seconds between the human's moves (0.5x-1.5x)")
+    parser.add_argument("--startup", type=int, default=0, help="also time restarts with this many stored games")
     parser.add_argument("--json", help="write the results to this file")
     args = parser.parse_args()
     results: dict[str, Any] = {"hansa": args.hansa, "legacy": args.legacy, "cores": os.cpu_count()}
@@ -538,6 +567,9 @@ def main() -> None:
         print(f"fuzzing with {args.fuzz} requests ...", flush=True)
         results["fuzz"] = fuzz(args.hansa, args.legacy, args.fuzz)
         print(json.dumps(results["fuzz"], indent=1), flush=True)
+    if args.startup:
+        results["startup"] = startup(args.hansa, args.legacy, args.startup)
+        print("restart with", args.startup, "stored games:", results["startup"]["seconds"], "s", flush=True)
     results["scenarios"] = []
     names = [] if args.scenarios == "none" else args.scenarios.split(",")
     for name in names:
