@@ -30,8 +30,9 @@ from .games import SERVER_BOTS, GameService
 from .live import LiveGame, history_json, view_json, view_message
 from .middleware import BodyLimit, SecurityHeaders, client_key
 from .ratelimit import RateLimiter
+from .rules import LANGUAGES, rules_page
 from .sockets import SocketHub, Subscriber
-from .store import Store
+from .store import DEFAULT_COLOURS, PALETTE, Store
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("hansa.server")
@@ -54,12 +55,14 @@ def request_models(config: ServerConfig) -> tuple[type[BaseModel], type[BaseMode
     Key = Annotated[str, StringConstraints(min_length=1, max_length=40)]
     Word = Annotated[str, StringConstraints(max_length=40)]
     Scalar = bool | int | Word | None
+    Colour = Literal[tuple(PALETTE)]  # type: ignore[valid-type]
 
     class PlayerIn(BaseModel):
         model_config = STRICT
         name: Name
         type: Literal["human", "bot"] = "human"
         bot: Word | None = None
+        colour: Colour | None = None  # type: ignore[valid-type]
 
         @field_validator("name")
         @classmethod
@@ -79,9 +82,14 @@ def request_models(config: ServerConfig) -> tuple[type[BaseModel], type[BaseMode
                 self.bot = None
             return self
 
+    class TableIn(BaseModel):
+        model_config = STRICT
+        hints: bool = True
+
     class CreateGame(BaseModel):
         model_config = STRICT
         players: list[PlayerIn] = Field(min_length=2, max_length=5)
+        table: TableIn = Field(default_factory=TableIn)
         options: dict[Key, Scalar] = Field(default_factory=dict, max_length=32)
         seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
 
@@ -193,6 +201,10 @@ def create_app(database_url: str | None = None, config: ServerConfig | None = No
     async def replay_page(game_id: str) -> FileResponse:
         return FileResponse(STATIC / "replay.html")
 
+    @app.get("/rules", include_in_schema=False)
+    async def rules_html() -> FileResponse:
+        return FileResponse(STATIC / "rules.html")
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # -------------------------------------------------------------- reference data
@@ -211,6 +223,22 @@ def create_app(database_url: str | None = None, config: ServerConfig | None = No
             values = [True, False] if hint is bool else list(get_args(hint))
             out[f.name] = {"values": values, "default": getattr(default, f.name)}
         return {"options": out}
+
+    @api.get("/api/rules/{lang}")
+    async def rules(lang: str) -> dict[str, Any]:
+        """The rules the engine implements, as HTML with an id on every numbered section, in ``lang``."""
+        try:
+            return rules_page(lang)
+        except (KeyError, FileNotFoundError):
+            raise ServiceError(404, f"there are no rules in {lang[:8]!r}; languages are {', '.join(LANGUAGES)}") from None
+
+    @api.get("/api/colours")
+    async def colours() -> dict[str, Any]:
+        """The player colours a seat may choose, with the symbol each draws in colour-blind mode."""
+        return {
+            "colours": [{"name": k, "colour": v[0], "symbol": v[1]} for k, v in PALETTE.items()],
+            "default": list(DEFAULT_COLOURS),
+        }
 
     @api.get("/api/limits")
     async def limits() -> dict[str, Any]:
@@ -247,7 +275,7 @@ def create_app(database_url: str | None = None, config: ServerConfig | None = No
                 None, {"Retry-After": str(math.ceil(wait))},
             )
         data = body.model_dump()  # type: ignore[attr-defined]
-        live, tokens, hotseat, creator = await service().create(data["players"], data["options"], data["seed"])
+        live, tokens, hotseat, creator = await service().create(data["players"], data["options"], data["seed"], data["table"])
         return {
             "id": live.id,
             "version": live.version,
@@ -311,6 +339,12 @@ def create_app(database_url: str | None = None, config: ServerConfig | None = No
         await game(game_id)
         await service().delete_game(game_id, token_of(x_hansa_token))
         return Response(status_code=204)
+
+    @api.post("/api/games/{game_id}/hint")
+    async def hint(game_id: str, x_hansa_token: TokenHeader = None) -> dict[str, Any]:
+        """The heuristic bot's move for the deciding seat, with a reason (``{"kind", ...}``, see hints.py)."""
+        await game(game_id)
+        return await service().hint(game_id, token_of(x_hansa_token))
 
     @api.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> Response:

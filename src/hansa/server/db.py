@@ -64,6 +64,8 @@ class GameRow(Base):
     status: Mapped[str] = mapped_column(String(16), default="running", index=True)
     status_note: Mapped[str | None] = mapped_column(Text, nullable=True)
     bot_turn: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: The table's options (not rules), e.g. {"hints": true}; null in games stored before they existed.
+    table_options: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     turn: Mapped[int] = mapped_column(Integer, default=1)
     snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)

@@ -40,6 +40,7 @@ from .bots import BOTS_ONLY, HUMAN_WAITING, BotPool
 from .config import ServerConfig
 from .db import utcnow
 from .errors import ServiceError
+from .hints import hint
 from .live import LiveGame, Seat, token_hash, view_message
 from .sockets import SocketHub
 from .store import (
@@ -52,6 +53,7 @@ from .store import (
     StaleVersion,
     Store,
     StoredGame,
+    assign_colours,
     decode_cursor,
 )
 
@@ -164,10 +166,12 @@ class GameService:
     # ------------------------------------------------------------------ creation and loading
 
     async def create(
-        self, players: list[dict[str, Any]], options: dict[str, Any], seed: int | None
+        self, players: list[dict[str, Any]], options: dict[str, Any], seed: int | None,
+        table: dict[str, Any] | None = None,
     ) -> tuple[LiveGame, list[str | None], str, str]:
-        """Create and store a game.  Returns it, the token of every human seat (None for bots), the hot-seat token
-        and the creator token."""
+        """Create and store a game.  ``players`` are ``{name, type, bot, colour}`` (colour a key of PALETTE or
+        None); ``table`` the table options.  Returns the game, the token of every human seat (None for bots), the
+        hot-seat token and the creator token."""
         running = await self.read(self.store.count_running)
         if running >= self.config.max_live_games:
             raise ServiceError(
@@ -175,14 +179,20 @@ class GameService:
             )
         seats: list[Seat] = []
         tokens: list[str | None] = []
+        chosen_colours = [p.get("colour") for p in players if p.get("colour")]
+        if len(set(chosen_colours)) != len(chosen_colours):
+            raise ServiceError(400, "two seats chose the same colour")
         for p in players:
+            colour = p.get("colour") or ""
             if p["type"] == "bot":
-                seats.append(Seat(p["name"], "bot", p["bot"], None))
+                seats.append(Seat(p["name"], "bot", p["bot"], None, colour))
                 tokens.append(None)
             else:
                 token = secrets.token_urlsafe(18)
-                seats.append(Seat(p["name"], "human", None, token_hash(token)))
+                seats.append(Seat(p["name"], "human", None, token_hash(token), colour))
                 tokens.append(token)
+        assign_colours(seats)
+        table_opts = {"hints": bool((table or {}).get("hints", True))}
         hotseat, creator = secrets.token_urlsafe(18), secrets.token_urlsafe(18)
         chosen = seed is not None
         if seed is None:
@@ -196,12 +206,16 @@ class GameService:
         game_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         live = LiveGame(
             game_id, game, seats, token_hash(hotseat), creator_hash=token_hash(creator), seed_public=chosen,
-            scores=[list(game.state.score)],
+            scores=[list(game.state.score)], table=table_opts,
         )
         now = utcnow()
         await self.write(self.store.insert_game, {
             "id": game_id, "seed": seed, "options": game.options.changed(),
-            "players": [{"name": s.name, "type": s.type, "bot": s.bot, "token_hash": s.token_hash} for s in seats],
+            "players": [
+                {"name": s.name, "type": s.type, "bot": s.bot, "token_hash": s.token_hash, "colour": s.colour}
+                for s in seats
+            ],
+            "table_options": table_opts,
             "hotseat_hash": live.hotseat_hash, "creator_hash": live.creator_hash, "seed_public": chosen,
             "status": RUNNING, "status_note": None, "version": 0, "turn": game.state.turn,
             "snapshot": game.state.to_snapshot(), "bot_turn": self._bot_turn(live), "created_at": now, "updated_at": now,
@@ -266,6 +280,7 @@ class GameService:
         return LiveGame(
             stored.id, stored.game, stored.seats, stored.hotseat_hash, creator_hash=stored.creator_hash,
             seed_public=stored.seed_public, status=status, status_note=stored.status_note, scores=stored.scores,
+            table=stored.table,
         )
 
     async def _quarantine(self, game_id: str, reason: str) -> None:
@@ -609,6 +624,24 @@ class GameService:
             if cache is live.per_revision():
                 cache["record"] = text
         return text
+
+    async def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The heuristic bot's move for the seat that must decide, for that seat's player (``hints.py``)."""
+        live = await self.get(game_id)
+        self._check_running(live)
+        decider = live.game.state.decider
+        if decider not in live.seats_of(token):
+            raise ServiceError(403, "hints are for the player who must decide")
+        if not live.table.get("hints", True):
+            raise ServiceError(409, "hints are off in this game (chosen at its creation)")
+        cache = live.per_revision()
+        answer: dict[str, Any] | None = cache.get("hint")
+        if answer is None:
+            state, seed, version = live.game.state.copy(), (live.game.seed or 0) + live.version, live.version
+            answer = await self._replay_job(lambda: {"version": version, **hint(state, seed)})
+            if cache is live.per_revision():
+                cache["hint"] = answer
+        return answer
 
     async def _replay_job(self, build: Callable[[], T]) -> T:
         """Run ``build`` on the replay thread; at most REPLAY_QUEUE jobs at a time (503 beyond: a client asking for

@@ -15,9 +15,8 @@ from typing import Any
 from ..core.scoring import final_scores
 from ..game import Game
 from ..view import public_state
-from .store import ENDED, RUNNING, StoredSeat
+from .store import ENDED, PALETTE, RUNNING, StoredSeat
 
-COLOURS = ("#d62828", "#1d4ed8", "#e9a400", "#2a9d3f", "#7b2cbf")
 NEUTRAL_COLOUR = "#8d8d8d"
 LOG_TAIL = 60
 
@@ -55,6 +54,8 @@ class LiveGame:
     cache_revision: int = -1
     #: ``time.monotonic()`` of the last change or request.
     touched: float = field(default_factory=time.monotonic)
+    #: The table's options, chosen at creation and shown to all: {"hints": bool}.
+    table: dict[str, Any] = field(default_factory=lambda: {"hints": True})
 
     @property
     def version(self) -> int:
@@ -131,7 +132,8 @@ def view_for(live: LiveGame, seats: list[int]) -> dict[str, Any]:
         "seed": game.seed if live.seed_shown else None,
         "board_side": state.board.side,
         "players": [
-            {"seat": i, "name": s.name, "type": s.type, "bot": s.bot, "colour": COLOURS[i]}
+            {"seat": i, "name": s.name, "type": s.type, "bot": s.bot, "colour": PALETTE[s.colour][0],
+             "colour_name": s.colour, "symbol": PALETTE[s.colour][1]}
             for i, s in enumerate(live.seats)
         ],
         "neutral_colour": NEUTRAL_COLOUR,
@@ -144,6 +146,7 @@ def view_for(live: LiveGame, seats: list[int]) -> dict[str, Any]:
             for i in range(start, len(game.moves))
         ],
         "options": game.options.changed(),
+        "table": live.table,
     }
 
 def history_json(live: LiveGame) -> str:

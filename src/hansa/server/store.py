@@ -43,12 +43,28 @@ class StaleVersion(Exception):
         self.game_id = game_id
 
 
+#: Player colours a game may use: name -> (colour, the symbol drawn on its pieces in colour-blind mode).  None of
+#: them is near a privilege colour of the board (white, orange, pink, black) or the neutral grey.
+PALETTE: dict[str, tuple[str, str]] = {
+    "red": ("#d62828", "▲"),
+    "blue": ("#1d4ed8", "●"),
+    "green": ("#2a9d3f", "■"),
+    "purple": ("#7b2cbf", "◆"),
+    "teal": ("#0e8c8c", "★"),
+    "yellow": ("#f2d21b", "✚"),
+    "brown": ("#8b5a2b", "✖"),
+}
+#: Colours given in seat order to the seats that choose none.
+DEFAULT_COLOURS = ("red", "blue", "green", "purple", "teal")
+
+
 @dataclass
 class StoredSeat:
     name: str
     type: str  # "human" or "bot"
     bot: str | None
     token_hash: str | None
+    colour: str = "red"  # a key of PALETTE
 
 
 @dataclass
@@ -68,6 +84,8 @@ class StoredGame:
     #: in-game scores after every move (index 0: before the first move), collected while replaying
     scores: list[list[int]]
     snapshot_matches: bool
+    #: the table's options (not rules): {"hints": bool}
+    table: dict[str, Any]
 
 
 def _json_text(value: Any, what: str) -> Any:
@@ -94,7 +112,21 @@ def _seats(players: Any) -> list[StoredSeat]:
         token = p.get("token_hash")
         if token is not None and not isinstance(token, str):
             raise Damaged(f"seat {i} has a malformed token hash")
-        seats.append(StoredSeat(p["name"], p["type"], bot if p["type"] == "bot" else None, token))
+        colour = p.get("colour")
+        if colour is not None and colour not in PALETTE:
+            raise Damaged(f"seat {i} has no known colour ({str(colour)[:20]!r})")
+        seats.append(StoredSeat(p["name"], p["type"], bot if p["type"] == "bot" else None, token, colour or ""))
+    return assign_colours(seats)
+
+
+def assign_colours(seats: list[StoredSeat]) -> list[StoredSeat]:
+    """Give every seat without a colour the first default colour nobody has (games stored before colours could be
+    chosen get red, blue, green, purple, teal in seat order)."""
+    taken = {s.colour for s in seats if s.colour}
+    free = [c for c in DEFAULT_COLOURS if c not in taken] + [c for c in PALETTE if c not in taken and c not in DEFAULT_COLOURS]
+    for seat in seats:
+        if not seat.colour:
+            seat.colour = free.pop(0)
     return seats
 
 
@@ -133,13 +165,23 @@ def replay_stored(row: dict[str, Any], moves: list[tuple[int, str]]) -> StoredGa
         id=row["id"], game=game, seats=players, hotseat_hash=row["hotseat_hash"], creator_hash=row["creator_hash"],
         seed_public=bool(row["seed_public"]), status=row["status"], status_note=row["status_note"],
         created_at=row["created_at"], updated_at=row["updated_at"], scores=scores, snapshot_matches=matches,
+        table=table_options(row.get("table_options")),
     )
+
+
+def table_options(value: Any) -> dict[str, Any]:
+    """The table options of a stored game (games stored before they existed allow hints)."""
+    data = _json_text(value, "table options") if value is not None else {}
+    if not isinstance(data, dict) or not isinstance(data.get("hints", True), bool):
+        raise Damaged("table options are not {hints: true|false}")
+    return {"hints": data.get("hints", True)}
 
 
 _ROW_COLUMNS = [
     GAMES.c.id, GAMES.c.created_at, GAMES.c.updated_at, GAMES.c.seed, GAMES.c.hotseat_hash, GAMES.c.creator_hash,
     GAMES.c.seed_public, GAMES.c.status, GAMES.c.status_note, GAMES.c.version, GAMES.c.turn,
     cast(GAMES.c.options, Text).label("options"), cast(GAMES.c.players, Text).label("players"),
+    cast(GAMES.c.table_options, Text).label("table_options"),
 ]
 _SUMMARY_COLUMNS = [
     GAMES.c.id, GAMES.c.created_at, GAMES.c.updated_at, GAMES.c.status, GAMES.c.status_note, GAMES.c.version,
