@@ -170,3 +170,54 @@ def board_layout(board: Board) -> dict[str, Any]:
         "east_west": [board.cities[c].code for c in board.east_west],
         "provinces": [{"code": p.code, "x": p.xy[0], "y": p.xy[1], "routes": [board.routes[r].code for r in p.routes]} for p in board.provinces],
     }
+
+
+def move_delta(before: GameState, after: GameState) -> dict[str, Any]:
+    """What one move changed on the table, in public terms (for clients that show or animate it): the houses,
+    offices, extra offices, Coellen table spaces and route markers that changed (``[before, after]`` each, pieces
+    as in :func:`public_state`), the score gained per seat, the pawn and the completed-cities count.  Only the
+    parts that changed are present.  No hidden information: markers are named only once face up on the board."""
+    board = before.board
+    out: dict[str, Any] = {}
+    houses = {
+        board.house_names[h]: [_piece(a), _piece(b)]
+        for h, (a, b) in enumerate(zip(before.houses, after.houses))
+        if a != b
+    }
+    if houses:
+        out["houses"] = houses
+    offices = [
+        [c.code, i, _piece(before.offices[c.office_base + i]), _piece(after.offices[c.office_base + i])]
+        for c in board.cities
+        for i in range(len(c.offices))
+        if before.offices[c.office_base + i] != after.offices[c.office_base + i]
+    ]
+    if offices:
+        out["offices"] = offices
+    extras = [
+        [c.code, [_piece(x) for x in before.extras[c.index]], [_piece(x) for x in after.extras[c.index]]]
+        for c in board.cities
+        if before.extras[c.index] != after.extras[c.index]
+    ]
+    if extras:
+        out["extra_offices"] = extras
+    table = [[i, _piece(a), _piece(b)] for i, (a, b) in enumerate(zip(before.table, after.table)) if a != b]
+    if table:
+        out["coellen_table"] = table
+    markers = [
+        [board.routes[r].code, MARKER_NAMES[a] if a >= 0 else None, MARKER_NAMES[b] if b >= 0 else None]
+        for r, (a, b) in enumerate(zip(before.route_marker, after.route_marker))
+        if a != b
+    ]
+    if markers:
+        out["route_markers"] = markers
+    gained = [b - a for a, b in zip(before.score, after.score)]
+    if any(gained):
+        out["score"] = gained
+    if before.pawn != after.pawn:
+        out["pawn"] = [
+            board.provinces[x].code if x >= 0 else None for x in (before.pawn, after.pawn)
+        ]
+    if before.completed != after.completed:
+        out["completed_cities"] = [before.completed, after.completed]
+    return out

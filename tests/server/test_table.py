@@ -51,3 +51,27 @@ def test_hints_for_the_deciding_player_only_and_when_allowed(make_server) -> Non
     assert r.status_code == 409 and "off" in r.json()["error"]
     r = httpx.post(server.url + "/api/games", json={"players": [HUMAN, {"name": "Bo"}], "table": {"hints": "yes"}})
     assert r.status_code == 400
+
+
+def test_log_entries_say_what_each_move_changed(make_server) -> None:  # type: ignore[no-untyped-def]
+    """The view's log carries each move's JSON and what it changed on the table (for captions and animation);
+    the same after a restart (rebuilt from the record)."""
+    from test_hostile import play_random_moves
+
+    server: Server = make_server()
+    g = create(server, [HUMAN, {"name": "Bo"}, {"name": "Cy"}], seed=9)
+    play_random_moves(server, g["id"], g["hotseat_token"], 120)
+    log = view(server, g["id"])["log"]
+    assert len(log) == 60 and log[-1]["n"] == 120
+    places = [e for e in log if e["json"]["type"] == "place"]
+    assert places
+    for e in places:
+        house = e["json"]["house"]
+        assert e["delta"]["houses"] == {house: [None, [e["seat"], e["json"]["piece"]]]}
+    for e in log:
+        if e["json"]["type"] == "claim":  # the route is emptied (its pieces to an office, the stock or the table)
+            route = e["json"]["route"]
+            changed = {h: v for h, v in e["delta"]["houses"].items() if h.startswith(route + ":")}
+            assert changed and all(after is None for _before, after in changed.values())
+    server.restart()
+    assert view(server, g["id"])["log"] == log

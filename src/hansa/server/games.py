@@ -35,7 +35,7 @@ from ..core.moves import Move
 from ..core.state import GameState
 from ..game import Game
 from ..record import game_to_record
-from ..view import public_state
+from ..view import move_delta, public_state
 from .bots import BOTS_ONLY, HUMAN_WAITING, BotPool
 from .config import ServerConfig
 from .db import utcnow
@@ -280,7 +280,7 @@ class GameService:
         return LiveGame(
             stored.id, stored.game, stored.seats, stored.hotseat_hash, creator_hash=stored.creator_hash,
             seed_public=stored.seed_public, status=status, status_note=stored.status_note, scores=stored.scores,
-            table=stored.table,
+            table=stored.table, deltas=stored.deltas,
         )
 
     async def _quarantine(self, game_id: str, reason: str) -> None:
@@ -390,6 +390,7 @@ class GameService:
             raise ServiceError(422, str(exc), getattr(exc, "rule", None) or None) from exc
         n = len(game.moves) + 1
         await self.write(self.store.store_move, live.id, n, seat, turn, parsed.text(), self._row(live, after, n))
+        live.record_delta(n, move_delta(game.state, after))
         game.play(parsed, seat)
         if game.state.is_over:
             live.status = OVER
@@ -431,6 +432,7 @@ class GameService:
             await self.write(self.store.store_undo, live.id, before, self._row(live, game.state_before(), before - 1))
             game.undo_own(seat)
             live.scores.pop()
+            live.deltas.pop(before, None)
             self._changed(live)
         return live
 

@@ -15,10 +15,10 @@ from typing import Any
 from ..core.scoring import final_scores
 from ..game import Game
 from ..view import public_state
-from .store import ENDED, PALETTE, RUNNING, StoredSeat
+from .store import DELTA_TAIL, ENDED, PALETTE, RUNNING, StoredSeat
 
 NEUTRAL_COLOUR = "#8d8d8d"
-LOG_TAIL = 60
+LOG_TAIL = DELTA_TAIL
 
 
 def token_hash(token: str) -> str:
@@ -56,6 +56,12 @@ class LiveGame:
     touched: float = field(default_factory=time.monotonic)
     #: The table's options, chosen at creation and shown to all: {"hints": bool}.
     table: dict[str, Any] = field(default_factory=lambda: {"hints": True})
+    #: What each of the last LOG_TAIL moves changed on the table (hansa.view.move_delta), by move number.
+    deltas: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    def record_delta(self, n: int, delta: dict[str, Any]) -> None:
+        self.deltas[n] = delta
+        self.deltas.pop(n - LOG_TAIL, None)
 
     @property
     def version(self) -> int:
@@ -142,7 +148,10 @@ def view_for(live: LiveGame, seats: list[int]) -> dict[str, Any]:
         "legal": legal,
         "undo": undo,
         "log": [
-            {"n": i + 1, "seat": game.movers[i], "turn": game.move_turns[i], "move": game.moves[i].text()}
+            {
+                "n": i + 1, "seat": game.movers[i], "turn": game.move_turns[i], "move": game.moves[i].text(),
+                "json": game.moves[i].to_json(), "delta": live.deltas.get(i + 1),
+            }
             for i in range(start, len(game.moves))
         ],
         "options": game.options.changed(),

@@ -19,10 +19,13 @@ from sqlalchemy.engine import Connection, Engine
 from ..bots import bot_spec_ok
 from ..core.errors import HansaError
 from ..game import Game
+from ..view import move_delta
 from .db import GAMES, MOVES, utcnow
 
 #: Game statuses.  Only "running" games take moves; "damaged" ones are never served for play.
 RUNNING, OVER, STOPPED, ABANDONED, DAMAGED = "running", "over", "stopped", "abandoned", "damaged"
+#: Moves whose changes (``move_delta``) are kept for the log: as many as the view's log shows.
+DELTA_TAIL = 60
 ENDED = (OVER, STOPPED, ABANDONED)
 
 
@@ -86,6 +89,8 @@ class StoredGame:
     snapshot_matches: bool
     #: the table's options (not rules): {"hints": bool}
     table: dict[str, Any]
+    #: what each of the last DELTA_TAIL moves changed (hansa.view.move_delta), by move number
+    deltas: dict[int, dict[str, Any]]
 
 
 def _json_text(value: Any, what: str) -> Any:
@@ -144,16 +149,21 @@ def replay_stored(row: dict[str, Any], moves: list[tuple[int, str]]) -> StoredGa
     except HansaError as exc:
         raise Damaged(f"the setup does not load: {exc}") from None
     scores = [list(game.state.score)]
+    deltas: dict[int, dict[str, Any]] = {}
+    tail = len(moves) - DELTA_TAIL
     for i, (n, text) in enumerate(moves):
         if n != i + 1:
             raise Damaged(f"move {i + 1} is missing (the next stored move is number {n})", i + 1)
         if not isinstance(text, str):
             raise Damaged(f"move {n} is not text", n)
+        before = game.state.copy() if i >= tail else None
         try:
             game.play(text)
         except HansaError as exc:
             raise Damaged(f"move {n} ({text[:60]!r}) does not replay: {exc}", n) from None
         scores.append(list(game.state.score))
+        if before is not None:
+            deltas[n] = move_delta(before, game.state)
     if row["version"] != len(moves):
         raise Damaged(f"the game row says {row['version']} moves but {len(moves)} are stored", len(moves) + 1)
     snapshot = row.get("snapshot")
@@ -165,7 +175,7 @@ def replay_stored(row: dict[str, Any], moves: list[tuple[int, str]]) -> StoredGa
         id=row["id"], game=game, seats=players, hotseat_hash=row["hotseat_hash"], creator_hash=row["creator_hash"],
         seed_public=bool(row["seed_public"]), status=row["status"], status_note=row["status_note"],
         created_at=row["created_at"], updated_at=row["updated_at"], scores=scores, snapshot_matches=matches,
-        table=table_options(row.get("table_options")),
+        table=table_options(row.get("table_options")), deltas=deltas,
     )
 
 
