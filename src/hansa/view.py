@@ -33,6 +33,11 @@ def _piece(code: int) -> list[Any] | None:
     return [-1 if owner == NEUTRAL else owner, PIECE[code & 1]]
 
 
+def _owner(owner: int | None) -> int | None:
+    """A seat, -1 for the neutral player, None for nobody."""
+    return None if owner is None else -1 if owner == NEUTRAL else owner
+
+
 def _ability_value(ability: int, level: int) -> int | str:
     value = ABILITY_VALUES[ability][level]
     if ability == 2:
@@ -168,7 +173,14 @@ def board_layout(board: Board) -> dict[str, Any]:
         "coellen_table": [{"points": p, "colour": PRIVILEGE_COLOURS[c - 1]} for p, c in board.coellen_table],
         "coellen": board.cities[board.coellen].code if board.coellen >= 0 else None,
         "east_west": [board.cities[c].code for c in board.east_west],
-        "provinces": [{"code": p.code, "x": p.xy[0], "y": p.xy[1], "routes": [board.routes[r].code for r in p.routes]} for p in board.provinces],
+        "provinces": [
+            {
+                "code": p.code, "x": p.xy[0], "y": p.xy[1], "routes": [board.routes[r].code for r in p.routes],
+                "guards": [[board.cities[a].code, board.cities[b].code] for a, b in p.guards],
+                "neighbours": [board.provinces[q].code for q in p.neighbours],
+            }
+            for p in board.provinces
+        ],
     }
 
 
@@ -211,6 +223,15 @@ def move_delta(before: GameState, after: GameState) -> dict[str, Any]:
     ]
     if markers:
         out["route_markers"] = markers
+    controllers = []
+    touched = {row[0] for row in offices} | {row[0] for row in extras}  # control changes only with offices
+    for c in board.cities:
+        if c.code in touched:
+            a, b = before.controller(c.index), after.controller(c.index)
+            if a != b:
+                controllers.append([c.code, _owner(a), _owner(b)])
+    if controllers:
+        out["controllers"] = controllers
     gained = [b - a for a, b in zip(before.score, after.score)]
     if any(gained):
         out["score"] = gained
