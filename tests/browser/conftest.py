@@ -6,6 +6,7 @@ Content-Security-Policy violation on any page fails the test.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -69,10 +70,19 @@ def new_page(browser: Any, request: pytest.FixtureRequest, csp_violations: list[
         if "Content Security Policy" in msg.text:
             csp_violations.append(f"console: {msg.text}")
 
-    def make(viewport: dict[str, int] | None = None) -> Any:
-        ctx = browser.new_context(viewport=viewport or {"width": 1440, "height": 960})
+    def make(viewport: dict[str, int] | None = None, settings: dict[str, Any] | None = None, phone: bool = False) -> Any:
+        """``settings``: the table settings in localStorage (default: others' moves shown instantly and no question
+        before ending a turn, as the tests
+        would otherwise wait for every playback); ``phone``: a 390x844 touch screen."""
+        if phone:
+            ctx = browser.new_context(viewport=viewport or {"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                      device_scale_factor=2)
+        else:
+            ctx = browser.new_context(viewport=viewport or {"width": 1440, "height": 960})
         ctx.expose_binding("__hansaCspReport", lambda _source, report: csp_violations.append(report))
         ctx.add_init_script(CSP_REPORTER)
+        table = {"pace": "instant", "confirmEnd": False, **(settings or {})}
+        ctx.add_init_script(f"if (!localStorage.getItem('hansa.settings')) localStorage.setItem('hansa.settings', {json.dumps(json.dumps(table))});")
         contexts.append(ctx)
         page = ctx.new_page()
         page.set_default_timeout(15000)

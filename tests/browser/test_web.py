@@ -102,7 +102,7 @@ def test_two_humans_live_updates(new_page: Any, server: Server) -> None:
     # The other page sees the piece over the WebSocket without reloading.
     wait_version_change(waiting, v0)
     assert waiting.locator(f"svg.board [data-key='h:{house}'] .piece").count() == 1
-    assert house in waiting.locator("#log").inner_text()
+    assert waiting.locator(f"#log .log-move[title='place T {house}'], #log .log-move[title='place M {house}']").count() == 1
     v1 = version(waiting)
     active.click("#end-btn")
     wait_version_change(waiting, v1)
@@ -335,7 +335,7 @@ def test_reconnects_after_server_restart(new_page: Any, tmp_path: Path) -> None:
         page.wait_for_function("() => document.body.dataset.conn === 'open'", timeout=20000)
         page.wait_for_function(f"() => document.body.dataset.version === '{view['version'] + 1}'")
         assert page.locator("#conn-banner").is_hidden()
-        assert move["text"] in page.locator("#log").inner_text()
+        assert page.locator(f"#log .log-move[title='{move['text']}']").count() == 1
     finally:
         srv.stop()
 
@@ -381,8 +381,10 @@ def test_displace_relocate_and_claim_by_clicking(new_page: Any, server: Server) 
         else:
             page.click("#done-btn")
         wait_version_change(page, before)
-    log = page.locator("#log").inner_text()
-    assert "displace GRO-EMD:1 with T pay T" in log and "relocate T" in log
+    # The log tells the moves in sentences; their notation is in each entry's tooltip.
+    notation = page.locator("#log .log-move").evaluate_all("items => items.map((i) => i.title)")
+    assert "displace GRO-EMD:1 with T pay T" in notation and any(t.startswith("relocate T") for t in notation)
+    assert "displaced" in page.locator("#log").inner_text()
     before = version(page)
     page.click("#end-btn")
     wait_version_change(page, before)
@@ -391,7 +393,7 @@ def test_displace_relocate_and_claim_by_clicking(new_page: Any, server: Server) 
     page.locator("svg.board .claim-badge[data-key='r:KAM-OSN']").click()
     page.wait_for_selector("#popup:not([hidden])")
     choices = page.locator("#popup .popup-choice").all_inner_texts()
-    assert any("office in Osnabrueck" in c for c in choices) and any("no benefit" in c for c in choices)
+    assert any("Office in Osnabrueck" in c for c in choices) and any("No benefit" in c for c in choices)
     before = version(page)
     page.locator("#popup button[data-move='claim KAM-OSN office OSN']").click()
     wait_version_change(page, before)

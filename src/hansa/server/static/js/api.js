@@ -78,6 +78,7 @@ export const api = {
     request("POST", `/api/games/${encodeURIComponent(id)}/undo`, { token, body: { version, seat } }),
   stop: (id, creatorToken) => request("POST", `/api/games/${encodeURIComponent(id)}/stop`, { token: creatorToken }),
   deleteGame: (id, creatorToken) => request("DELETE", `/api/games/${encodeURIComponent(id)}`, { token: creatorToken }),
+  hint: (id, token) => request("POST", `/api/games/${encodeURIComponent(id)}/hint`, { token, body: {} }),
   history: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/history`),
   replay: (id, k) => request("GET", `/api/games/${encodeURIComponent(id)}/replay/${k}`),
   recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,

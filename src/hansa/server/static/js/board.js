@@ -3,7 +3,11 @@
 // new BoardView(container, layout, {onClick}) draws the board of GET /api/boards/{side}; render(state, colours, hl)
 // draws a public state on it.  Every clickable thing carries data-key:
 //   h:<house>  r:<route>  c:<city>  o:<city>:<index>  t:<table colour>  p:<province>
-// hl = {keys: Map(key -> kind), selected: Set(key)} marks legal targets (kind picks the highlight colour).
+// hl = {keys: Map(key -> kind), selected: Set(key)} marks legal targets (kind picks the highlight colour); they are
+// focusable (Tab) and act on Enter/Space like a click.
+// setMarks(Map(key -> kind)) rings places that changed ("last": the latest moves of others, "hover": a log entry
+// under the pointer, "hint": a suggested move); animate(delta, sources, ms) flies pieces to where a move put them.
+// Every piece carries its owner's symbol, shown in colour-blind mode (body.cb-mode).
 
 import { s, clear } from "./dom.js";
 
@@ -33,7 +37,7 @@ function bezier(a, c, b, t) {
 }
 
 export class BoardView {
-  constructor(container, layout, { onClick } = {}) {
+  constructor(container, layout, { onClick, trackIn } = {}) {
     this.layout = layout;
     this.k = layout.width / BASE_WIDTH;
     this.onClick = onClick || (() => {});
@@ -50,10 +54,13 @@ export class BoardView {
       "aria-label": `Hansa Teutonica board, ${layout.side} player side`,
     });
     this.track = s("svg", { class: "track", viewBox: "0 0 1000 92", role: "img", "aria-label": "score track" });
-    const wrap = container;
-    clear(wrap);
-    wrap.append(this.svg, this.track);
+    clear(container);
+    container.append(this.svg);
+    if (trackIn) clear(trackIn).append(this.track);
+    else container.append(this.track);
     this.svg.addEventListener("click", (ev) => this.handleClick(ev));
+    this.svg.addEventListener("keydown", (ev) => this.handleKey(ev));
+    this.marks = new Map();
     this.drawStatic();
   }
 
@@ -153,34 +160,114 @@ export class BoardView {
       const mside = chosen.bulge !== 0 ? Math.sign(chosen.bulge) : side;
       const markerNormal = [nrm[0] * mside, nrm[1] * mside];
       const path = chosen.bulge === 0 ? `M${a[0]},${a[1]} L${b[0]},${b[1]}` : `M${a[0]},${a[1]} Q${ctrl[0]},${ctrl[1]} ${b[0]},${b[1]}`;
-      this.routeGeom.set(r.code, { path, apex, markerNormal, tavern: r.tavern });
+      this.routeGeom.set(r.code, { path, apex, markerNormal, tavern: r.tavern, ctrl: chosen.bulge === 0 ? null : ctrl, a: r.cities[0], b: r.cities[1] });
     }
   }
 
-  /** Province spots, nudged off cities and houses (some province centres lie under a city). */
+  /**
+   * Province regions (two-player pawn variant): each province is bounded by its routes (drawn along their curves)
+   * and border guards (straight); the six outer provinces are closed along the board's edge, by the shorter way
+   * between the points of the edge nearest their two end cities.  regions: code -> SVG path; provinceXY: label spot.
+   */
   placeProvinces() {
-    const k = this.k;
+    this.regions = new Map();
     this.provinceXY = new Map();
+    const W = this.layout.width;
+    const H = this.layout.height;
+    const xy = (code) => {
+      const c = this.cityByCode.get(code);
+      return [c.x, c.y];
+    };
+    const perimeter = 2 * (W + H);
+    // A point of the board's edge as a distance along it (clockwise from the top-left corner), and back.
+    const along = ([x, y]) => (y === 0 ? x : x === W ? W + y : y === H ? W + H + (W - x) : W + H + W + (H - y));
+    const at = (t) => {
+      t = ((t % perimeter) + perimeter) % perimeter;
+      if (t <= W) return [t, 0];
+      if (t <= W + H) return [W, t - W];
+      if (t <= 2 * W + H) return [W - (t - W - H), H];
+      return [0, H - (t - 2 * W - H)];
+    };
+    const nearestEdge = ([x, y]) => {
+      const options = [[x, 0, y], [W, y, W - x], [x, H, H - y], [0, y, x]];
+      options.sort((a, b) => a[2] - b[2]);
+      return [options[0][0], options[0][1]];
+    };
+    for (const p of this.layout.provinces || []) {
+      const edges = [
+        ...p.routes.map((code) => ({ a: code.split("-")[0], b: code.split("-")[1], route: code })),
+        ...(p.guards || []).map(([a, b]) => ({ a, b, route: null })),
+      ].filter((e) => this.cityByCode.has(e.a) && this.cityByCode.has(e.b));
+      if (!edges.length) continue;
+      const adj = new Map();
+      for (const e of edges) {
+        for (const c of [e.a, e.b]) {
+          if (!adj.has(c)) adj.set(c, []);
+          adj.get(c).push(e);
+        }
+      }
+      const ends = [...adj].filter(([, list]) => list.length !== 2).map(([c]) => c);
+      const start = ends.length ? ends[0] : edges[0].a;
+      const used = new Set();
+      const points = [xy(start)];
+      let d = `M${xy(start).join(",")}`;
+      let cur = start;
+      for (;;) {
+        const e = adj.get(cur).find((x) => !used.has(x));
+        if (!e) break;
+        used.add(e);
+        const next = e.a === cur ? e.b : e.a;
+        const geo = e.route ? this.routeGeom.get(e.route) : null;
+        d += geo && geo.ctrl ? ` Q${geo.ctrl.join(",")} ${xy(next).join(",")}` : ` L${xy(next).join(",")}`;
+        points.push(xy(next));
+        cur = next;
+        if (cur === start) break;
+      }
+      if (ends.length) {
+        // Close along the board's edge, the shorter way round.
+        const from = nearestEdge(xy(cur));
+        const to = nearestEdge(xy(start));
+        const t0 = along(from);
+        let t1 = along(to);
+        let dt = t1 - t0;
+        if (dt > perimeter / 2) dt -= perimeter;
+        if (dt < -perimeter / 2) dt += perimeter;
+        t1 = t0 + dt;
+        d += ` L${from.join(",")}`;
+        points.push(from);
+        const corners = [0, W, W + H, 2 * W + H].flatMap((c) => [c - perimeter, c, c + perimeter]);
+        const between = corners.filter((c) => (dt > 0 ? c > t0 && c < t1 : c < t0 && c > t1)).sort((a, b) => (dt > 0 ? a - b : b - a));
+        for (const c of between) {
+          d += ` L${at(c).join(",")}`;
+          points.push(at(c));
+        }
+        d += ` L${to.join(",")}`;
+        points.push(to);
+      }
+      this.regions.set(p.code, `${d} Z`);
+      const cx = points.reduce((a, q) => a + q[0], 0) / points.length;
+      const cy = points.reduce((a, q) => a + q[1], 0) / points.length;
+      this.provinceXY.set(p.code, this.clearSpot(cx, cy));
+    }
+  }
+
+  /** A spot near (x, y) clear of cities and houses, for a province's label and the pawn. */
+  clearSpot(x0, y0) {
+    const k = this.k;
     const houses = [...this.houseXY.values()];
     const clash = (x, y) =>
       this.layout.cities.some((c) => this.inCity([x, y], c, 20 * k)) ||
       houses.some(([hx, hy]) => Math.hypot(hx - x, hy - y) < 24 * k) ||
       [...this.provinceXY.values()].some(([px, py]) => Math.hypot(px - x, py - y) < 34 * k);
-    for (const p of this.layout.provinces || []) {
-      let best = [p.x, p.y];
-      search: for (let r = 0; r <= 90 * k; r += 6 * k) {
-        for (let a = 0; a < 16; a++) {
-          const x = p.x + r * Math.cos((a * Math.PI) / 8 + Math.PI / 2);
-          const y = p.y + r * Math.sin((a * Math.PI) / 8 + Math.PI / 2);
-          if (!clash(x, y)) {
-            best = [x, y];
-            break search;
-          }
-          if (r === 0) break;
-        }
+    for (let r = 0; r <= 120 * k; r += 6 * k) {
+      for (let a = 0; a < 16; a++) {
+        const x = x0 + r * Math.cos((a * Math.PI) / 8 + Math.PI / 2);
+        const y = y0 + r * Math.sin((a * Math.PI) / 8 + Math.PI / 2);
+        if (!clash(x, y)) return [x, y];
+        if (r === 0) break;
       }
-      this.provinceXY.set(p.code, best);
     }
+    return [x0, y0];
   }
 
   // ------------------------------------------------------------------ static layers
@@ -215,7 +302,9 @@ export class BoardView {
     this.gTable = s("g", { class: "coellen-table" });
     this.gMarkers = s("g", { class: "markers" });
     this.gPawn = s("g", { class: "pawn-layer" });
-    svg.append(this.gRoutes, this.gProvinces, this.gTaverns, this.gHouses, this.gCities, this.gTable, this.gMarkers, this.gPawn);
+    this.gMarks = s("g", { class: "marks" });
+    this.gFx = s("g", { class: "effects" });
+    svg.append(this.gProvinces, this.gRoutes, this.gTaverns, this.gHouses, this.gCities, this.gTable, this.gMarkers, this.gPawn, this.gMarks, this.gFx);
   }
 
   // ------------------------------------------------------------------ dynamic drawing
@@ -237,6 +326,157 @@ export class BoardView {
     this.drawMarkers(state, keys);
     this.drawPawn(state);
     this.drawTrack(state);
+    this.drawMarks();
+    this.makeFocusable();
+  }
+
+  /** Rings on changed or pointed-at places: marks = Map(key -> "last" | "mine" | "hover" | "hint"). */
+  setMarks(marks) {
+    this.marks = marks || new Map();
+    if (this.state) this.drawMarks();
+  }
+
+  drawMarks() {
+    const k = this.k;
+    const g = clear(this.gMarks);
+    for (const [key, kind] of this.marks || new Map()) {
+      const [type, ...rest] = key.split(":");
+      let shape = null;
+      if (type === "h" && this.houseXY.has(rest.join(":"))) {
+        const [x, y] = this.houseXY.get(rest.join(":"));
+        shape = s("circle", { cx: x, cy: y, r: 13.5 * k });
+      } else if (type === "o" && this.cityByCode.has(rest[0])) {
+        const [x, y] = this.officeCentre(this.cityByCode.get(rest[0]), Number(rest[1]));
+        shape = s("circle", { cx: x, cy: y, r: 14.5 * k });
+      } else if (type === "c" && this.cityByCode.has(rest[0])) {
+        const b = this.cityBox(this.cityByCode.get(rest[0]));
+        shape = s("rect", { x: b.x - 7 * k, y: b.y - 7 * k, width: b.w + 14 * k, height: b.h + 14 * k, rx: 9 * k });
+      } else if (type === "r" && this.routeGeom.has(rest[0])) {
+        shape = s("path", { d: this.routeGeom.get(rest[0]).path, "stroke-width": 14 * k, fill: "none" });
+      } else if (type === "p" && this.regions && this.regions.has(rest[0])) {
+        shape = s("path", { d: this.regions.get(rest[0]), "stroke-width": 5 * k });
+      }
+      if (shape) {
+        shape.setAttribute("class", `mark mark-${kind}${type === "r" ? " mark-route" : ""}${type === "p" ? " mark-province" : ""}`);
+        if (type !== "r" && type !== "p") shape.setAttribute("stroke-width", String(3 * k));
+        g.append(shape);
+      }
+    }
+  }
+
+  /** Highlighted targets take the keyboard focus in board order; Enter or Space acts on them. */
+  makeFocusable() {
+    for (const el of this.svg.querySelectorAll("[data-key]")) {
+      if (el.classList.contains("hl")) {
+        el.setAttribute("tabindex", "0");
+        el.setAttribute("role", "button");
+        const title = el.querySelector("title");
+        if (title) el.setAttribute("aria-label", title.textContent);
+      } else el.removeAttribute("tabindex");
+    }
+  }
+
+  handleKey(ev) {
+    if (ev.key !== "Enter" && ev.key !== " ") return;
+    const el = ev.target.closest && ev.target.closest("[data-key]");
+    if (!el || !this.svg.contains(el)) return;
+    ev.preventDefault();
+    const r = el.getBoundingClientRect();
+    this.onClick(el.dataset.key, { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, keyboard: true });
+  }
+
+  /** Where a piece of ``key`` stands on the board (houses, offices, extra offices, Coellen table). */
+  placeXY(key) {
+    const [type, ...rest] = key.split(":");
+    if (type === "h") return this.houseXY.get(rest.join(":")) || null;
+    if (type === "o") {
+      const c = this.cityByCode.get(rest[0]);
+      return c ? this.officeCentre(c, Number(rest[1])) : null;
+    }
+    if (type === "c") {
+      const c = this.cityByCode.get(rest[0]);
+      if (!c) return null;
+      const b = this.cityBox(c);
+      return [b.x - b.O / 2 - b.G, c.y];
+    }
+    if (type === "t") return this.tableXY ? this.tableXY.get(rest[0]) || null : null;
+    return null;
+  }
+
+  /**
+   * Animate one move that has just been drawn: pieces that arrived fly in from where they left (in this move or
+   * in ``sources``, places emptied earlier in the same playback), the others fade in; pieces that left without
+   * arriving anywhere fade out; points float up where they were scored.  ``sources``: [{key, owner, kind}] is
+   * consumed and refilled.  ms: duration.
+   */
+  animate(delta, sources, ms, scoredAt) {
+    if (!ms || !delta) return;
+    const k = this.k;
+    const arrivals = [];
+    const departures = [];
+    const note = (key, b, a) => {
+      if (b && (!a || a[0] !== b[0] || a[1] !== b[1])) departures.push({ key, owner: b[0], kind: b[1] });
+      if (a && (!b || a[0] !== b[0] || a[1] !== b[1])) arrivals.push({ key, owner: a[0], kind: a[1] });
+    };
+    for (const [house, [b, a]] of Object.entries(delta.houses || {})) note(`h:${house}`, b, a);
+    for (const [city, i, b, a] of delta.offices || []) note(`o:${city}:${i}`, b, a);
+    for (const [city, b, a] of delta.extra_offices || []) if (a.length > b.length) note(`c:${city}`, null, a[0]);
+    for (const [i, b, a] of delta.coellen_table || []) note(`t:${this.layout.coellen_table[i].colour}`, b, a);
+    const pool = sources.concat(departures);
+    const used = new Set();
+    for (const arr of arrivals) {
+      const to = this.placeXY(arr.key);
+      const el = this.pieceAt(arr.key);
+      if (!to || !el) continue;
+      let from = null;
+      for (let i = pool.length - 1; i >= 0; i--) {
+        const src = pool[i];
+        if (!used.has(i) && src.owner === arr.owner && src.kind === arr.kind && src.key !== arr.key) {
+          from = this.placeXY(src.key);
+          used.add(i);
+          break;
+        }
+      }
+      if (from) {
+        el.animate([{ transform: `translate(${from[0] - to[0]}px, ${from[1] - to[1]}px) scale(1.25)` }, { transform: "translate(0, 0) scale(1)" }], { duration: ms, easing: "ease-in-out" });
+      } else {
+        el.animate([{ opacity: 0, transform: `translate(0, ${-18 * k}px)` }, { opacity: 1, transform: "translate(0, 0)" }], { duration: ms, easing: "ease-out" });
+      }
+    }
+    departures.forEach((dep, j) => {
+      const at = this.placeXY(dep.key);
+      if (!at) return;
+      const ghost = this.piece(dep.kind, dep.owner, at[0], at[1], 12.5 * k);
+      ghost.classList.add("ghost");
+      this.gFx.append(ghost);
+      const matched = used.has(sources.length + j);
+      ghost.animate([{ opacity: matched ? 0.35 : 0.9 }, { opacity: 0 }], { duration: ms, easing: "ease-in" }).onfinish = () => ghost.remove();
+    });
+    // Places emptied in this move may be where a later move's piece comes from (a lift before its drop, a
+    // displacement before the relocation).
+    sources.splice(0, sources.length, ...pool.filter((_, i) => !used.has(i)));
+    for (const [seat, n] of (delta.score || []).map((n, seat) => [seat, n]).filter(([, n]) => n)) {
+      const at = scoredAt ? this.placeXY(scoredAt) || this.routeApex(scoredAt) : null;
+      const [x, y] = at || [this.layout.width / 2, 40 * k];
+      const label = s("text", { x, y, "font-size": 20 * k, class: "score-pop", fill: this.colour(seat), text: `+${n}` });
+      this.gFx.append(label);
+      label.animate([{ opacity: 1, transform: "translate(0, 0)" }, { opacity: 0, transform: `translate(0, ${-40 * k}px)` }], { duration: Math.max(ms * 1.6, 700), easing: "ease-out" }).onfinish = () => label.remove();
+    }
+  }
+
+  routeApex(key) {
+    const geo = key && key.startsWith("r:") ? this.routeGeom.get(key.slice(2)) : null;
+    return geo ? geo.apex : null;
+  }
+
+  pieceAt(key) {
+    const [type, ...rest] = key.split(":");
+    if (type === "c") {
+      const pieces = this.svg.querySelectorAll(`g.city[data-key="c:${rest[0]}"] > .piece-g`);
+      return pieces.length ? pieces[0] : null;
+    }
+    const group = this.svg.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    return group ? group.querySelector(".piece-g") : null;
   }
 
   colour(owner) {
@@ -247,8 +487,25 @@ export class BoardView {
   piece(kind, owner, cx, cy, size, extra = {}) {
     const fill = this.colour(owner);
     const attrs = { fill, stroke: "#1b1b1b", "stroke-width": 1.1 * this.k, class: `piece ${kind === "M" ? "merchant" : "trader"}`, ...extra };
-    if (kind === "M") return s("circle", { cx, cy, r: size / 2, ...attrs });
-    return s("rect", { x: cx - size / 2, y: cy - size / 2, width: size, height: size, rx: 1.6 * this.k, ...attrs });
+    const shape = kind === "M" ? s("circle", { cx, cy, r: size / 2, ...attrs }) : s("rect", { x: cx - size / 2, y: cy - size / 2, width: size, height: size, rx: 1.6 * this.k, ...attrs });
+    const symbol = this.symbol(owner);
+    return s(
+      "g",
+      { class: "piece-g", "data-owner": owner, "data-kind": kind },
+      shape,
+      symbol ? s("text", { x: cx, y: cy + size * 0.3, "font-size": size * 0.78, class: `piece-symbol${this.lightColour(owner) ? " on-light" : ""}`, text: symbol }) : null,
+    );
+  }
+
+  symbol(owner) {
+    if (owner < 0) return "N";
+    return (this.colours.symbols && this.colours.symbols[owner]) || "";
+  }
+
+  lightColour(owner) {
+    const hex = this.colour(owner).replace("#", "");
+    const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.55;
   }
 
   drawRoutes(state, keys) {
@@ -288,20 +545,32 @@ export class BoardView {
     const g = clear(this.gProvinces);
     const provinces = this.layout.provinces || [];
     const show = provinces.length && (state.pawn || state.turn.phase === "pawn_setup" || [...keys.keys()].some((x) => x.startsWith("p:")));
+    this.svg.classList.toggle("pawn-variant", !!show);
     if (!show) return;
     for (const p of provinces) {
       const key = `p:${p.code}`;
       const kind = keys.get(key);
-      g.append(
-        s(
-          "g",
-          { class: `province${kind ? ` hl hl-${kind}` : ""}`, "data-key": key },
-          s("title", { text: `Province ${p.code}` }),
-          s("circle", { cx: this.provinceXY.get(p.code)[0], cy: this.provinceXY.get(p.code)[1], r: 15 * k, class: "province-spot" }),
-          s("text", { x: this.provinceXY.get(p.code)[0], y: this.provinceXY.get(p.code)[1] + 3.5 * k, "font-size": 9.5 * k, class: "province-label", text: p.code }),
-        ),
+      const [x, y] = this.provinceXY.get(p.code);
+      const here = state.pawn === p.code;
+      const grp = s(
+        "g",
+        { class: `province${kind ? ` hl hl-${kind}` : ""}${here ? " pawn-here" : ""}`, "data-key": key },
+        s("title", { text: `Province ${p.code}: ${p.routes.length} routes border it` }),
+        s("path", { d: this.regions.get(p.code), class: "province-region", "stroke-width": 2 * k }),
+        s("circle", { cx: x, cy: y, r: 15 * k, class: "province-spot" }),
+        s("text", { x, y: y + 3.5 * k, "font-size": 9.5 * k, class: "province-label", text: p.code }),
       );
+      // The province under the pointer shows which routes border it (where the pawn would let one build).
+      grp.addEventListener("pointerenter", () => this.previewProvince(p.code));
+      grp.addEventListener("pointerleave", () => this.previewProvince(null));
+      g.append(grp);
     }
+  }
+
+  previewProvince(code) {
+    const routes = new Set(code && this.provinceByCode.has(code) ? this.provinceByCode.get(code).routes : []);
+    for (const el of this.gRoutes.querySelectorAll("g.route")) el.classList.toggle("preview", routes.has(el.dataset.key.slice(2)));
+    this.gProvinces.classList.toggle("previewing", !!code);
   }
 
   drawHouses(state, keys, selected) {
@@ -321,6 +590,7 @@ export class BoardView {
         const label = occ ? `${hs.name}: ${occ[1] === "M" ? "Merchant" : "Trader"} of ${occ[0] < 0 ? "neutral" : this.ownerName(occ[0])}` : `${hs.name} (free)`;
         grp.append(s("title", { text: label }));
         if (kind || selected.has(key)) grp.append(s("rect", { x: x - H / 2 - 4 * k, y: y - H / 2 - 4 * k, width: H + 8 * k, height: H + 8 * k, rx: 5 * k, class: "hl-ring" }));
+        grp.append(s("rect", { x: x - 11 * k, y: y - 11 * k, width: 22 * k, height: 22 * k, class: "house-hit" }));
         grp.append(s("rect", { x: x - H / 2, y: y - H / 2, width: H, height: H, rx: 3 * k, class: "house-slot", "stroke-width": 1.3 * k }));
         if (occ) grp.append(this.piece(occ[1], occ[0], x, y, 12.5 * k));
         g.append(grp);
@@ -400,9 +670,18 @@ export class BoardView {
       if (c.ability) {
         const label = ABILITY_LABEL[c.ability] || c.ability;
         const w = (label.length * 5.6 + 12) * k;
+        const akey = `ab:${c.code}`;
+        const akind = keys.get(akey);
+        // Clicking the ability claims a route ending here with the ability as its benefit (when one can).
         grp.append(
-          s("rect", { x: c.x - w / 2, y: b.y - 15 * k, width: w, height: 12 * k, rx: 6 * k, class: "ability-pill" }),
-          s("text", { x: c.x, y: b.y - 6 * k, "font-size": 8.5 * k, class: "ability-label", text: `▲ ${label}` }),
+          s(
+            "g",
+            { class: `ability${akind ? ` hl hl-${akind}` : ""}`, "data-key": akey },
+            s("title", { text: `${c.name}: the ${label} ability` }),
+            akind ? s("rect", { x: c.x - w / 2 - 3 * k, y: b.y - 18 * k, width: w + 6 * k, height: 18 * k, rx: 9 * k, class: "hl-ring" }) : null,
+            s("rect", { x: c.x - w / 2, y: b.y - 15 * k, width: w, height: 12 * k, rx: 6 * k, class: "ability-pill" }),
+            s("text", { x: c.x, y: b.y - 6 * k, "font-size": 8.5 * k, class: "ability-label", text: `▲ ${label}` }),
+          ),
         );
       }
       if (this.layout.east_west && this.layout.east_west.includes(c.code)) {
@@ -428,8 +707,10 @@ export class BoardView {
       s("rect", { x: x0 - 16 * k, y: y - 15 * k, width: (spaces.length - 1) * step + 32 * k, height: 30 * k, rx: 6 * k, class: "table-box" }),
       s("text", { x: c.x, y: y + 25 * k, "font-size": 8 * k, class: "table-label", text: "Coellen table" }),
     );
+    this.tableXY = new Map();
     spaces.forEach((sp, i) => {
       const x = x0 + i * step;
+      this.tableXY.set(sp.colour, [x, y]);
       const key = `t:${sp.colour}`;
       const kind = keys.get(key);
       const grp = s("g", { class: `table-space${kind ? ` hl hl-${kind}` : ""}`, "data-key": key });

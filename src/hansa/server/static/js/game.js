@@ -1,12 +1,21 @@
-// The game page (/game/{id}#token=...): live board, player desks, move log, and acting by clicking.
+// The game page (/game/{id}#token=...): live board, player desks, move log, and acting by clicking or tapping.
 // The seat token is read from the URL fragment (never sent to the server in a URL) and travels in the
 // X-Hansa-Token header (REST) or as a WebSocket subprotocol.
+//
+// Following the game: the moves of others are played back one at a time (settings: slow, normal, fast, instant)
+// with a caption in plain words, pieces flying from where they came and points rising where they were scored;
+// afterwards every place they changed stays marked until your next move.  The log tells every move in sentences;
+// pointing at an entry marks its place on the board.
 
 import { api, ApiError, CLOSE, LiveSocket, gameIdFromLocation, tokenFromLocation } from "./api.js";
-import { BoardView } from "./board.js";
+import { BoardView, PRIVILEGE_FILL } from "./board.js";
+import { caption, pointsText, routeName, cityName, fmt } from "./captions.js";
 import { h, clear, put, $ } from "./dom.js";
-import { describeMove, renderDesks, renderLog, renderStatus, scoreTable, nameTag, seatName } from "./panels.js";
+import { describeMove, renderDesks, renderLog, renderStatus, scoreTable, nameTag, seatName, swatchTag } from "./panels.js";
 import { scoreChart } from "./chart.js";
+import { PACES, Player, stepsSince } from "./playback.js";
+import { loadSettings, saveSettings } from "./settings.js";
+import { Zoom } from "./zoom.js";
 
 const gameId = gameIdFromLocation();
 const token = tokenFromLocation();
@@ -19,6 +28,8 @@ const el = {
   title: $("#game-title"),
   status: $("#status"),
   board: $("#board-wrap"),
+  viewport: $("#board-viewport"),
+  caption: $("#caption"),
   desks: $("#desks"),
   log: $("#log"),
   controls: $("#controls"),
@@ -40,24 +51,39 @@ const el = {
   recordLink: $("#record-link"),
   endgame: $("#endgame"),
   popup: $("#popup"),
+  dialog: $("#dialog"),
+  settingsBtn: $("#settings-btn"),
+  settings: $("#settings"),
+  tabs: $("#side-tabs"),
+  zoomIn: $("#zoom-in"),
+  zoomOut: $("#zoom-out"),
+  zoomReset: $("#zoom-reset"),
 };
 
-let view = null;
+let view = null; // the newest view from the server (legal moves, desks)
+let shown = -1; // the version the board shows (behind `view` while moves are played back)
 let layout = null;
 let board = null;
+let zoom = null;
 let ctx = null;
 let byKey = new Map();
 let mode = null; // null | {type: "swap"} | {type: "pawn"} | {type: "shift", from}
 let busy = false;
 let endgameFor = null;
 let firstView = true;
+let settings = loadSettings();
+let lastMarks = new Map(); // places changed by others since this seat's last move
+let hintMarks = new Map();
+let hoverMarks = new Map();
+let hintShown = null; // {version, move, text}
+const player = new Player({ show: showStep, done: playbackDone });
 
 // ------------------------------------------------------------------ helpers
 
 // Only running games take moves; the others show their status (over, stopped, abandoned; or, known from the
 // WebSocket's close code, deleted or damaged) and keep the record and the replay.
 const running = (v) => !!v && v.status === "running";
-const mine = (v) => running(v) && v.legal.length > 0;
+const mine = (v) => running(v) && v.legal.length > 0 && !player.playing;
 const HALTED = {
   stopped: "Game stopped",
   abandoned: "Game abandoned",
@@ -66,15 +92,20 @@ const HALTED = {
 };
 const GONE = new Set(["deleted", "damaged"]); // nothing left to download or replay
 const routeOfHouse = (house) => house.slice(0, house.lastIndexOf(":"));
+const controls = (seat) => !!view && view.you.includes(seat);
 
 function showError(err) {
   clear(el.error);
   const status = err instanceof ApiError && err.status ? ` [${err.status}]` : "";
+  const rule = err.rule ? String(err.rule) : null;
+  const section = rule ? rule.match(/§\s*([0-9A-Z]+(?:\.[0-9A-Z]+)*)/) : null;
   put(
     el.error,
     h("span", { class: "err-text", text: `${err.message}${status}` }),
-    err.rule ? h("span", { class: "err-rule", text: ` (rule ${err.rule})` }) : null,
-    h("button", { class: "err-close", type: "button", title: "dismiss", text: "×", onclick: clearError }),
+    rule
+      ? h("span", { class: "err-rule" }, " — ", section ? h("a", { href: `/rules#s${section[1].replace(/\./g, "-")}`, target: "_blank", rel: "noopener", text: `rule ${rule}` }) : `rule ${rule}`)
+      : null,
+    h("button", { class: "err-close", type: "button", title: "dismiss", "aria-label": "dismiss", text: "×", onclick: clearError }),
   );
   el.error.hidden = false;
 }
@@ -110,6 +141,13 @@ const KIND = {
   improve: "claim",
 };
 
+/** The index of the office a claim with benefit "office" in ``city`` would take (the leftmost free one). */
+function nextOffice(city) {
+  const list = (view && view.state.offices[city]) || [];
+  const i = list.findIndex((o) => !o);
+  return i < 0 ? null : i;
+}
+
 function indexLegal(legal) {
   const map = new Map();
   const add = (key, m) => {
@@ -131,7 +169,12 @@ function indexLegal(legal) {
         break;
       case "claim":
         add(`r:${j.route}`, m);
+        // Claim by clicking what you want: the office it would take, the city of an extra office, the ability,
+        // the Coellen table space.
         if (j.benefit === "table") add(`t:${j.target}`, m);
+        if (j.benefit === "office" && nextOffice(j.target) !== null) add(`o:${j.target}:${nextOffice(j.target)}`, m);
+        if (j.benefit === "extra") add(`c:${j.target}`, m);
+        if (j.benefit === "ability") add(`ab:${j.target}`, m);
         break;
       case "marker":
         add(`r:${j.route}`, m);
@@ -157,15 +200,20 @@ function indexLegal(legal) {
   return map;
 }
 
+function usable(m) {
+  const t = m.json.type;
+  if (mode && mode.type === "swap") return t === "swap";
+  if (t === "swap") return false;
+  if (mode && mode.type === "pawn") return t === "pawn";
+  // Paid pawn moves only through the pawn mode (they cost an action).
+  return !(t === "pawn" && m.json.paid);
+}
+
 /** Moves reachable from a key in the current mode. */
 function movesAt(key) {
   let list = byKey.get(key) || [];
-  if (key.startsWith("h:")) list = list.concat(byKey.get(`r:${routeOfHouse(key.slice(2))}`) || []);
-  if (mode && mode.type === "swap") return list.filter((m) => m.json.type === "swap");
-  list = list.filter((m) => m.json.type !== "swap");
-  if (mode && mode.type === "pawn") return list.filter((m) => m.json.type === "pawn");
-  // Paid pawn moves only through the pawn mode (they cost an action), unless no free move is possible.
-  return list.filter((m) => !(m.json.type === "pawn" && m.json.paid));
+  if (key.startsWith("h:")) list = list.concat((byKey.get(`r:${routeOfHouse(key.slice(2))}`) || []).filter((m) => m.json.type === "claim"));
+  return list.filter(usable);
 }
 
 function highlights() {
@@ -179,17 +227,9 @@ function highlights() {
   }
   for (const [key, moves] of byKey) {
     if (key.startsWith("a:")) continue;
-    const usable = moves.filter((m) => {
-      const t = m.json.type;
-      if (mode && mode.type === "swap") return t === "swap";
-      if (t === "swap") return false;
-      if (mode && mode.type === "pawn") return t === "pawn";
-      if (t === "pawn" && m.json.paid) return false;
-      return true;
-    });
-    if (!usable.length) continue;
-    const kind = KIND[usable[0].json.type] || "free";
-    keys.set(key, kind);
+    const ok = moves.filter(usable);
+    if (!ok.length) continue;
+    keys.set(key, KIND[ok[0].json.type] || "free");
   }
   return { keys, selected };
 }
@@ -201,7 +241,7 @@ function highlights() {
 let pending = null;
 
 async function send(move) {
-  if (!view || busy || pending === view.version) return;
+  if (!view || busy || pending === view.version || player.playing) return;
   closePopup();
   const sent = view.version;
   pending = sent;
@@ -210,7 +250,7 @@ async function send(move) {
   try {
     const v = await api.move(gameId, token, move, sent, seat);
     clearError();
-    if (v.version >= view.version) apply(v);
+    if (v.version >= view.version) receive(v);
   } catch (err) {
     showError(err);
     if (err.status === 409 || err.status === 403) refresh();
@@ -220,14 +260,61 @@ async function send(move) {
   }
 }
 
+/** End the turn; while actions remain, ask first (the safe answer, keep playing, has the focus). */
+function endTurn(move) {
+  const t = view.state.turn;
+  const left = t.allowance - t.actions_used;
+  if (settings.confirmEnd && t.phase === "actions" && left > 0) {
+    ask(
+      `You still have ${left} action${left === 1 ? "" : "s"} this turn. End your turn now?`,
+      [
+        { text: "Keep playing", id: "end-cancel", safe: true },
+        { text: "End turn", id: "end-confirm", danger: true, onclick: () => send(move) },
+      ],
+    );
+    return;
+  }
+  send(move);
+}
+
+/** A small modal question: buttons [{text, id, onclick, safe, danger}]; Esc or a click outside is the safe answer. */
+function ask(question, buttons) {
+  clear(el.dialog);
+  const box = h("div", { class: "dialog-box", role: "alertdialog", "aria-modal": "true", "aria-labelledby": "dialog-q" });
+  box.append(h("p", { id: "dialog-q", class: "dialog-q", text: question }));
+  const row = h("div", { class: "dialog-buttons" });
+  let safe = null;
+  for (const b of buttons) {
+    const btn = h("button", {
+      type: "button", id: b.id, class: b.danger ? "danger" : b.safe ? "primary" : "",
+      text: b.text, onclick: () => { closeDialog(); if (b.onclick) b.onclick(); },
+    });
+    if (b.safe) safe = btn;
+    row.append(btn);
+  }
+  box.append(row);
+  el.dialog.append(box);
+  el.dialog.hidden = false;
+  (safe || row.firstChild).focus();
+}
+
+function closeDialog() {
+  el.dialog.hidden = true;
+  clear(el.dialog);
+}
+
+el.dialog.addEventListener("click", (ev) => {
+  if (ev.target === el.dialog) closeDialog();
+});
+
 async function undo() {
-  if (busy || pending !== null || !view) return;
+  if (busy || pending !== null || !view || player.playing) return;
   busy = true;
   try {
     const v = await api.undo(gameId, token, view.version);
     clearError();
     mode = null;
-    apply(v);
+    receive(v, { back: true }); // the board goes back: draw the answer as it is
   } catch (err) {
     showError(err);
     if (err.status === 409) refresh();
@@ -238,14 +325,70 @@ async function undo() {
 
 async function refresh() {
   try {
-    apply(await api.view(gameId, token));
+    receive(await api.view(gameId, token));
   } catch (err) {
     showError(err);
   }
 }
 
+async function hint() {
+  if (!mine(view) || busy) return;
+  busy = true;
+  try {
+    const answer = await api.hint(gameId, token);
+    if (answer.version !== view.version) return;
+    const m = view.legal.find((x) => x.text === answer.move) || { text: answer.move, json: answer.json };
+    const entry = { n: view.version + 1, seat: view.state.turn.decider, json: m.json, move: m.text, delta: null };
+    const keys = new Set(caption(entry, ctx).keys);
+    for (const [key, moves] of byKey) if (moves.some((x) => x.text === m.text)) keys.add(key);
+    hintMarks = new Map([...keys].map((k) => [k, "hint"]));
+    hintShown = { version: view.version, move: m, text: `${describeMove(m.json, ctx)} — ${hintReason(answer.reason)}` };
+    drawMarks();
+    renderCaption();
+  } catch (err) {
+    showError(err);
+  } finally {
+    busy = false;
+  }
+}
+
+const HINT = {
+  claim: "claim it now",
+  place: "{own} of the {spaces} houses of {route} would be yours",
+  drop: "{own} of the {spaces} houses of {route} would be yours",
+  relocate: "{own} of the {spaces} houses of {route} would be yours",
+  displace: "take the house from {victim}: {own} of the {spaces} houses of {route} yours",
+  income: "you need pieces in your supply",
+  lift: "free this piece to use it where it helps more",
+  "take-extra": "more pieces back on the board",
+  remove: "clear the way on {route}",
+  marker: "this route helps you most",
+  "use-marker": "use it while it helps",
+  swap: "the office order favours you",
+  improve: "the strongest improvement now",
+  pawn: "the routes you need border that province",
+  "neutral-office": "the city where it hurts you least",
+  end: "nothing else helps this turn",
+};
+
+function hintReason(reason) {
+  const params = {
+    ...reason,
+    route: reason.route ? routeName(ctx, reason.route) : "",
+    victim: reason.victim !== undefined && reason.victim !== null ? seatName(ctx, reason.victim) : "",
+  };
+  let text = fmt(HINT[reason.kind] || "the heuristic bot's choice", params);
+  if (reason.points) text += ` (+${reason.points} points)`;
+  return text;
+}
+
 function onBoardClick(key, ev) {
   if (!view || !mine(view)) return;
+  // On a touch screen, a tap where the targets are smaller than a fingertip zooms in there first.
+  if (key && ev && ev.pointerType === "touch" && zoom && houseOnScreen() < 40) {
+    zoom.zoomAt(ev.clientX, ev.clientY, 46 / houseOnScreen());
+    return;
+  }
   if (!key) {
     if (mode) {
       mode = null;
@@ -282,36 +425,80 @@ function onBoardClick(key, ev) {
     redraw();
     return;
   }
-  if (moves.length === 1 && moves[0].json.type !== "claim" && !(moves[0].json.type === "pawn" && moves[0].json.paid)) {
-    send(moves[0].text);
+  // One move: do it, except a claim of a route with several benefits (the chooser shows them all).
+  const claimRoutes = new Set(moves.filter((m) => m.json.type === "claim").map((m) => m.json.route));
+  if (moves.length === 1 && !(moves[0].json.type === "pawn" && moves[0].json.paid)) {
+    const only = moves[0];
+    if (only.json.type !== "claim" || key.startsWith("o:") || key.startsWith("t:") || key.startsWith("ab:") || key.startsWith("c:")) {
+      send(only.text);
+      return;
+    }
+  }
+  if (claimRoutes.size === 1 && moves.every((m) => m.json.type === "claim") && (key.startsWith("r:") || key.startsWith("h:"))) {
+    const route = [...claimRoutes][0];
+    openPopup(`Claim ${routeName(ctx, route)} — choose the benefit`, view.legal.filter((m) => m.json.type === "claim" && m.json.route === route), ev);
     return;
   }
   openPopup(popupTitle(key, moves), moves, ev);
 }
 
+/** Size on screen (CSS px) of a house's tap area at the current zoom. */
+function houseOnScreen() {
+  const svg = board && board.svg;
+  if (!svg || !layout) return 99;
+  return (22 * board.k * svg.getBoundingClientRect().width) / layout.width;
+}
+
 function popupTitle(key, moves) {
   const [kind, ...rest] = key.split(":");
   const what = rest.join(":");
-  if (moves.every((m) => m.json.type === "claim")) return `Claim ${moves[0].json.route} — choose the benefit`;
-  if (kind === "h") return `House ${what}`;
-  if (kind === "r") return `Route ${what}`;
-  if (kind === "c" || kind === "o") return layout.cities.find((c) => c.code === rest[0])?.name || what;
+  if (kind === "h") return `House ${routeName(ctx, routeOfHouse(what))} #${what.split(":").pop()}`;
+  if (kind === "r") return `Route ${routeName(ctx, what)}`;
+  if (kind === "c" || kind === "o" || kind === "ab") return cityName(ctx, rest[0]);
   if (kind === "t") return `Coellen table (${what})`;
   if (kind === "p") return `Province ${what}`;
-  return "Choose";
+  return moves.length ? describeMove(moves[0].json, ctx) : "Choose";
 }
 
 // ------------------------------------------------------------------ popup
 
 let popupKeys = null;
 
+/** What a claim's benefit gives, as a small picture: the office's colour, shape and coin; the ability; the table. */
+function benefitIcon(m) {
+  const j = m.json;
+  if (j.benefit === "office") {
+    const c = layout.cities.find((x) => x.code === j.target);
+    const i = nextOffice(j.target);
+    const o = c && i !== null ? c.offices[i] : null;
+    if (!o) return null;
+    return h("span", { class: `office-icon shape-${o.shape}`, style: { "--fill": PRIVILEGE_FILL[o.colour] }, title: `${o.colour} ${o.shape === "circle" ? "(Merchant)" : "(Trader)"}${o.coin ? ", coin: +1 point" : ""}` }, o.coin ? h("span", { class: "coin-dot", text: "1" }) : null);
+  }
+  if (j.benefit === "extra") return h("span", { class: "office-icon extra", text: "+" });
+  if (j.benefit === "table") {
+    const sp = layout.coellen_table.find((x) => x.colour === j.target);
+    return h("span", { class: "office-icon shape-circle", style: { "--fill": PRIVILEGE_FILL[j.target] } }, h("span", { class: `table-pts${j.target === "black" ? " on-dark" : ""}`, text: sp ? String(sp.points) : "" }));
+  }
+  if (j.benefit === "ability") return h("span", { class: "office-icon ability", text: "▲" });
+  return h("span", { class: "office-icon none", text: "–" });
+}
+
+const BENEFIT_ORDER = { office: 0, extra: 1, ability: 2, table: 3, nothing: 9 };
+
 function openPopup(title, moves, ev) {
   clear(el.popup);
   popupKeys = new Map();
-  el.popup.append(h("div", { class: "popup-title", text: title }));
+  el.popup.append(h("div", { class: "popup-title", id: "popup-title", text: title }));
+  el.popup.setAttribute("aria-labelledby", "popup-title");
   const list = h("div", { class: "popup-list" });
-  // Claims first (the benefit chooser), then the rest in the server's order.
-  moves = [...moves].sort((a, b) => (a.json.type === "claim" ? 0 : 1) - (b.json.type === "claim" ? 0 : 1));
+  // Claims first, the benefits that give something before "no benefit"; then the rest in the server's order.
+  moves = [...moves].sort((a, b) => {
+    const ca = a.json.type === "claim" ? 0 : 1;
+    const cb = b.json.type === "claim" ? 0 : 1;
+    if (ca !== cb) return ca - cb;
+    if (!ca) return (BENEFIT_ORDER[a.json.benefit] ?? 5) - (BENEFIT_ORDER[b.json.benefit] ?? 5);
+    return 0;
+  });
   const pieceMoves = moves.every((m) => ["place", "drop", "relocate"].includes(m.json.type));
   moves.forEach((m, i) => {
     let hotkey = String(i + 1);
@@ -319,8 +506,9 @@ function openPopup(title, moves, ev) {
     if (i >= 9 && !pieceMoves) hotkey = "";
     const btn = h(
       "button",
-      { type: "button", class: `popup-choice kind-${m.json.type}`, "data-move": m.text, onclick: () => send(m.text) },
+      { type: "button", class: `popup-choice kind-${m.json.type}${m.json.benefit === "nothing" ? " benefit-none" : ""}`, "data-move": m.text, onclick: () => send(m.text) },
       hotkey ? h("kbd", { text: hotkey }) : null,
+      m.json.type === "claim" ? benefitIcon(m) : null,
       h("span", { class: "popup-label" }, h("span", { text: describeMove(m.json, ctx) }), h("code", { class: "popup-text", text: m.text })),
     );
     if (hotkey) popupKeys.set(hotkey.toLowerCase(), m.text);
@@ -328,7 +516,7 @@ function openPopup(title, moves, ev) {
   });
   el.popup.append(list, h("button", { type: "button", class: "popup-cancel", text: "Cancel (Esc)", onclick: closePopup }));
   el.popup.hidden = false;
-  // Position near the click, kept inside the viewport.
+  // Position near the click, kept inside the viewport (on phones: a sheet at the bottom, see app.css).
   const rect = el.popup.getBoundingClientRect();
   let x = ev && ev.clientX !== undefined ? ev.clientX + 12 : window.innerWidth / 2 - rect.width / 2;
   let y = ev && ev.clientY !== undefined ? ev.clientY + 12 : window.innerHeight / 3;
@@ -336,7 +524,7 @@ function openPopup(title, moves, ev) {
   y = Math.max(8, Math.min(y, window.innerHeight - rect.height - 8));
   el.popup.style.left = `${x}px`;
   el.popup.style.top = `${y}px`;
-  const first = el.popup.querySelector("button");
+  const first = el.popup.querySelector(".popup-choice");
   if (first) first.focus({ preventScroll: true });
 }
 
@@ -347,24 +535,48 @@ function closePopup() {
 
 document.addEventListener("keydown", (ev) => {
   if (ev.key === "Escape") {
+    if (!el.dialog.hidden) closeDialog();
     closePopup();
+    el.settings.hidden = true;
     if (mode) {
       mode = null;
       redraw();
     }
     return;
   }
-  if (!el.popup.hidden && popupKeys && !ev.ctrlKey && !ev.metaKey && !ev.altKey) {
+  if (!el.dialog.hidden) return;
+  const typing = ev.target && (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT" || ev.target.tagName === "TEXTAREA");
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || typing) return;
+  if (!el.popup.hidden && popupKeys) {
     const text = popupKeys.get(ev.key.toLowerCase());
     if (text) {
       ev.preventDefault();
       send(text);
     }
+    return;
   }
+  // Keyboard play: Tab through the highlighted targets and Enter; these keys for the rest.
+  const key = ev.key.toLowerCase();
+  if (key === "e" && $("#end-btn")) {
+    ev.preventDefault();
+    $("#end-btn").click();
+  } else if (key === "u" && !el.undo.hidden && !el.undo.disabled) {
+    ev.preventDefault();
+    undo();
+  } else if (key === "h" && $("#hint-btn")) {
+    ev.preventDefault();
+    hint();
+  } else if (key === " " && player.playing) {
+    ev.preventDefault();
+    player.skip();
+  } else if ((key === "+" || key === "=") && zoom) zoom.step(1.4);
+  else if (key === "-" && zoom) zoom.step(1 / 1.4);
+  else if (key === "0" && zoom) zoom.reset();
 });
 
 document.addEventListener("mousedown", (ev) => {
   if (!el.popup.hidden && !el.popup.contains(ev.target) && !ev.target.closest("svg.board") && !ev.target.closest("#action-buttons")) closePopup();
+  if (!el.settings.hidden && !el.settings.contains(ev.target) && ev.target !== el.settingsBtn) el.settings.hidden = true;
 });
 
 // ------------------------------------------------------------------ controls
@@ -378,6 +590,13 @@ function renderControls() {
   el.spectator.hidden = isPlayer || !running(view);
   if (!isPlayer) return;
   const st = view.state;
+  if (player.playing) {
+    el.prompt.append(h("b", { text: "Watching the moves of others… " }));
+    el.buttons.append(h("div", { class: "btn-group" }, h("button", { type: "button", class: "act", id: "skip-btn", text: "Show all now (Space)", onclick: () => player.skip() })));
+    el.input.disabled = true;
+    el.sendBtn.disabled = true;
+    return;
+  }
   const legal = running(view) ? view.legal : [];
   el.input.disabled = !legal.length;
   el.sendBtn.disabled = !legal.length;
@@ -402,7 +621,7 @@ function renderControls() {
         "div",
         { class: "btn-group" },
         ...claimRoutes.map((r) =>
-          button(`Claim ${r}…`, (ev) => openPopup(`Claim ${r} — choose the benefit`, byType("claim").filter((m) => m.json.route === r), ev), "claim-btn", { "data-route": r }),
+          button(`Claim ${routeName(ctx, r)}…`, (ev) => openPopup(`Claim ${routeName(ctx, r)} — choose the benefit`, byType("claim").filter((m) => m.json.route === r), ev), "claim-btn", { "data-route": r }),
         ),
       ),
     );
@@ -438,14 +657,22 @@ function renderControls() {
   }
   const neutral = byType("neutral-office");
   if (neutral.length) groups.push(h("div", { class: "btn-group" }, ...neutral.map((m) => button(describeMove(m.json, ctx), () => send(m.text), "", { "data-move": m.text }))));
-  // Relocation extras, done, end.
+  // Relocation extras, done, hint, end.
   const tail = [];
   for (const m of byType("take")) tail.push(button(describeMove(m.json, ctx), () => send(m.text), "", { "data-move": m.text }));
   for (const m of byType("done")) tail.push(button(describeMove(m.json, ctx), () => send(m.text), "", { "data-move": "done", id: "done-btn" }));
-  for (const m of byType("end")) tail.push(button(describeMove(m.json, ctx), () => send(m.text), "end-btn", { "data-move": "end", id: "end-btn" }));
+  if (view.table && view.table.hints) tail.push(button("Hint", () => hint(), "hint-btn", { id: "hint-btn", title: "The heuristic bot suggests a move (H)" }));
+  for (const m of byType("end")) tail.push(button(describeMove(m.json, ctx), () => endTurn(m.text), "end-btn", { "data-move": "end", id: "end-btn", title: "End your turn (E)" }));
   if (mode && mode.type === "shift") tail.push(button("Cancel", () => { mode = null; redraw(); }, "", { id: "cancel-mode" }));
   if (tail.length) groups.push(h("div", { class: "btn-group" }, ...tail));
   el.buttons.append(...groups);
+  if (hintShown && hintShown.version === view.version) {
+    el.buttons.append(
+      h("div", { class: "hint-box", id: "hint-box" },
+        h("span", { class: "hint-text", text: `Hint: ${hintShown.text}` }),
+        h("button", { type: "button", class: "act primary", id: "hint-play", text: "Play it", onclick: () => send(hintShown.move.text) })),
+    );
+  }
 }
 
 function promptText(st, types) {
@@ -459,7 +686,7 @@ function promptText(st, types) {
       if (types.has("place")) bits.push("a free house to place");
       if (types.has("displace")) bits.push("an opponent's piece to displace");
       if (types.has("lift")) bits.push("your piece to move it");
-      if (types.has("claim")) bits.push("a glowing route to claim");
+      if (types.has("claim")) bits.push("a glowing route or the office you want to claim");
       if (types.has("pawn")) bits.push("a province to move the pawn");
       return bits.length ? `click ${bits.join(", ")} — or use the buttons.` : "use the buttons below.";
     }
@@ -491,18 +718,78 @@ el.form.addEventListener("submit", (ev) => {
   send(hit ? hit.text : text);
 });
 
-// ------------------------------------------------------------------ rendering
+// ------------------------------------------------------------------ receiving views and playing them back
 
-function apply(v) {
-  const wasMine = mine(view);
-  const changed = !view || v.version !== view.version;
+/** A view from the server (a move's answer, the socket, a reload).  Others' moves are played back first. */
+function receive(v, { back = false } = {}) {
+  if (!back && view && v.version < view.version && v.status === view.status) return; // an older answer overtaken
+  const prev = view;
   view = v;
-  if (changed) mode = null;
-  ctx = { players: v.players, neutral: v.neutral_colour, layout, phase: v.state.turn.phase };
+  ctx = context(v);
+  if (back) player.skip();
+  if (!prev || back || shown < 0 || settings.pace === "instant" || v.version <= shown) {
+    adopt();
+    return;
+  }
+  const steps = stepsSince(v, shown);
+  if (!steps || !steps.some((s) => !controls(s.entry.seat))) {
+    adopt();
+    return;
+  }
+  // The moves already shown while an earlier playback ran are not shown twice.
+  const fresh = steps.filter((s) => s.entry.n > (player.lastQueued || shown));
+  player.lastQueued = v.version;
+  renderControls();
+  player.play(fresh.map((s) => (controls(s.entry.seat) ? { ...s, quick: true } : s)), PACES[settings.pace]);
+}
+
+function context(v) {
+  return { players: v.players, neutral: v.neutral_colour, layout, phase: v.state.turn.phase, you: v.you };
+}
+
+let playSources = [];
+
+function showStep(step, ms) {
+  const entry = step.entry;
+  if (!playSources.turn || playSources.turn !== entry.turn) {
+    playSources = [];
+    playSources.turn = entry.turn;
+  }
+  shown = entry.n;
+  board.render(step.after, colours(), {});
+  const cap = caption(entry, ctx);
+  lastMarks = new Map(cap.keys.map((k) => [k, "last"]));
+  drawMarks();
+  const scoredAt = entry.json && entry.json.type === "claim" ? `r:${entry.json.route}` : cap.keys[0];
+  board.animate(entry.delta, playSources, step.quick ? 0 : Math.round(ms * 0.7), scoredAt);
+  renderCaption(entry, cap);
+  document.body.dataset.shown = String(shown);
+}
+
+function playbackDone() {
+  player.lastQueued = 0;
+  playSources = [];
+  adopt();
+}
+
+/** Show the newest view completely: board, desks, controls, log, banners. */
+function adopt() {
+  const v = view;
+  const wasMine = document.body.dataset.mine === "1";
+  const changed = shown !== v.version;
+  shown = v.version;
+  if (changed) {
+    mode = null;
+    closePopup();
+    hintMarks = new Map();
+    if (hintShown && hintShown.version !== v.version) hintShown = null;
+  }
+  ctx = context(v);
   byKey = indexLegal(v.legal);
-  if (changed) closePopup();
+  lastMarks = marksOfOthers(v);
   redraw();
-  renderLog(el.log, v.log, ctx);
+  renderLog(el.log, v.log, ctx, { onHover: hoverEntry });
+  renderCaption();
   el.undo.disabled = !(running(v) && v.undo > 0);
   el.undo.hidden = v.you.length === 0 || !running(v);
   if (v.you.length === 0 || !running(v)) el.notify.hidden = true;
@@ -510,10 +797,10 @@ function apply(v) {
   el.serverError.hidden = !v.error;
   el.serverError.textContent = v.error ? `Server problem: ${v.error}` : "";
   renderInfo(v);
-  el.undo.title = v.undo > 0 ? `take back ${v.undo} move(s)` : "nothing to undo";
-  const names = v.players.map((p) => p.name).join(" · ");
-  el.title.textContent = `${names}`;
+  el.undo.title = v.undo > 0 ? `take back ${v.undo} move(s) (U)` : "nothing to undo";
+  el.title.textContent = v.players.map((p) => p.name).join(" · ");
   document.body.dataset.version = String(v.version);
+  document.body.dataset.shown = String(v.version);
   document.body.dataset.mine = mine(v) ? "1" : "0";
   document.body.dataset.status = v.status;
   document.body.dataset.phase = v.state.turn.phase;
@@ -538,16 +825,74 @@ function apply(v) {
   }
 }
 
+/** The places changed by others since the last move of a seat this page plays (spectators: the last turn). */
+function marksOfOthers(v) {
+  const marks = new Map();
+  const log = v.log;
+  let i = log.length - 1;
+  if (v.you.length) {
+    while (i >= 0 && !v.you.includes(log[i].seat)) i--;
+  } else {
+    const last = log.length ? log[log.length - 1].turn : null;
+    while (i >= 0 && log[i].turn === last) i--;
+  }
+  for (const e of log.slice(i + 1)) {
+    if (v.you.includes(e.seat)) continue;
+    for (const k of caption(e, context(v)).keys) marks.set(k, "last");
+  }
+  return marks;
+}
+
+function hoverEntry(entry) {
+  hoverMarks = entry ? new Map(caption(entry, ctx).keys.map((k) => [k, "hover"])) : new Map();
+  drawMarks();
+}
+
+function drawMarks() {
+  if (!board) return;
+  board.setMarks(new Map([...lastMarks, ...hintMarks, ...hoverMarks]));
+}
+
+/** The line under the board: the move being played back, else the latest move, in plain words with its points. */
+function renderCaption(entry = null, cap = null) {
+  clear(el.caption);
+  const log = view ? view.log : [];
+  const e = entry || log[log.length - 1];
+  if (!e) {
+    el.caption.append(h("span", { class: "muted", text: "No moves yet." }));
+    return;
+  }
+  const c = cap || caption(e, ctx);
+  el.caption.classList.toggle("playing", !!entry && player.playing);
+  put(
+    el.caption,
+    h("span", { class: "cap-n", text: `${e.n}.` }),
+    swatchTag(ctx, e.seat),
+    h("span", { class: "cap-text", text: c.text }),
+    c.points.length ? h("span", { class: "cap-points", text: pointsText(c.points, ctx) }) : null,
+  );
+}
+
 /** The discreet game info under the move log: the id, and the seed once it is public (or chosen). */
 function renderInfo(v) {
   clear(el.info).append(h("span", { text: `Game ${v.id}` }));
   if (v.seed !== null && v.seed !== undefined) el.info.append(" · ", h("span", { class: "seed", text: `seed ${v.seed}` }));
+  el.info.append(" · ", h("span", { text: v.table && v.table.hints ? "hints allowed" : "no hints" }));
+}
+
+function colours() {
+  return {
+    players: view.players.map((p) => p.colour),
+    symbols: view.players.map((p) => p.symbol),
+    neutral: view.neutral_colour,
+    names: view.players.map((p) => p.name),
+  };
 }
 
 function redraw() {
-  const colours = { players: view.players.map((p) => p.colour), neutral: view.neutral_colour, names: view.players.map((p) => p.name) };
   const hl = highlights();
-  board.render(view.state, colours, hl);
+  board.render(view.state, colours(), hl);
+  drawMarks();
   renderStatus(el.status, view.state, ctx);
   if (HALTED[view.status]) el.status.prepend(h("b", { class: "st-halted", text: view.status[0].toUpperCase() + view.status.slice(1) }), " · ");
   const abilityKeys = new Map();
@@ -596,6 +941,63 @@ function setupNotifyButton() {
   });
 }
 
+// ------------------------------------------------------------------ settings
+
+function setupSettings() {
+  const apply = () => {
+    document.body.classList.toggle("cb-mode", !!settings.colourBlind);
+    document.body.dataset.pace = settings.pace;
+  };
+  const paceRow = h("fieldset", { class: "set-pace" }, h("legend", { text: "Moves of others" }));
+  for (const [name, label] of [["slow", "Slow"], ["normal", "Normal"], ["fast", "Fast"], ["instant", "Instant"]]) {
+    const input = h("input", { type: "radio", name: "pace", value: name, id: `pace-${name}` });
+    input.checked = settings.pace === name;
+    input.addEventListener("change", () => {
+      settings.pace = name;
+      saveSettings(settings);
+      apply();
+    });
+    paceRow.append(h("label", { for: `pace-${name}` }, input, ` ${label}`));
+  }
+  const toggle = (id, label, keyName) => {
+    const input = h("input", { type: "checkbox", id });
+    input.checked = !!settings[keyName];
+    input.addEventListener("change", () => {
+      settings[keyName] = input.checked;
+      saveSettings(settings);
+      apply();
+    });
+    return h("label", { class: "set-toggle", for: id }, input, ` ${label}`);
+  };
+  put(
+    el.settings,
+    h("h2", { text: "Table settings" }),
+    paceRow,
+    toggle("cb-toggle", "Colour-blind mode: a symbol on every piece", "colourBlind"),
+    toggle("confirm-toggle", "Ask before ending a turn with actions left", "confirmEnd"),
+    h("p", { class: "set-keys muted", text: "Keyboard: Tab to a highlighted place, Enter to act; E end turn, U undo, H hint, Space show all, + − 0 zoom, Esc cancel." }),
+    h("p", { class: "set-links" }, h("a", { href: "/rules", target: "_blank", rel: "noopener", text: "Rules" }), " · ", h("a", { href: "/", text: "Lobby" })),
+  );
+  el.settingsBtn.addEventListener("click", () => {
+    el.settings.hidden = !el.settings.hidden;
+  });
+  apply();
+}
+
+// ------------------------------------------------------------------ phone tabs
+
+function setupTabs() {
+  for (const btn of el.tabs.querySelectorAll("button[data-tab]")) {
+    btn.addEventListener("click", () => {
+      document.body.dataset.tab = btn.dataset.tab;
+      for (const b of el.tabs.querySelectorAll("button[data-tab]")) b.setAttribute("aria-selected", String(b === btn));
+    });
+  }
+  document.body.dataset.tab = "play";
+}
+
+// ------------------------------------------------------------------ the end
+
 async function renderEndgame() {
   if (endgameFor === view.version) return;
   endgameFor = view.version;
@@ -611,7 +1013,7 @@ async function renderEndgame() {
     el.endgame,
     head,
     triggers ? h("p", { class: "muted", text: `Ended by: ${triggers}` }) : null,
-    scoreTable(st.result, ctx),
+    h("div", { class: "table-scroll" }, scoreTable(st.result, ctx)),
     h(
       "p",
       { class: "end-links" },
@@ -677,7 +1079,9 @@ function gameGone(status, reason) {
     showError(new Error(reason || HALTED[status]));
     return;
   }
-  apply({ ...view, status, note: reason || null, legal: [], undo: 0, error: null });
+  player.skip();
+  view = { ...view, status, note: reason || null, legal: [], undo: 0, error: null };
+  adopt();
 }
 
 // ------------------------------------------------------------------ start
@@ -692,6 +1096,8 @@ async function main() {
   el.recordLink.setAttribute("download", `hansa-${gameId}.json`);
   el.undo.addEventListener("click", undo);
   setupNotifyButton();
+  setupSettings();
+  setupTabs();
   let v;
   try {
     v = await api.view(gameId, token);
@@ -701,11 +1107,16 @@ async function main() {
     el.status.textContent = "Could not load the game.";
     return;
   }
-  board = new BoardView(el.board, layout, { onClick: onBoardClick });
+  board = new BoardView(el.board, layout, { onClick: onBoardClick, trackIn: $("#track-wrap") });
+  zoom = new Zoom(el.viewport, el.board, { max: 8 });
+  el.zoomIn.addEventListener("click", () => zoom.step(1.5));
+  el.zoomOut.addEventListener("click", () => zoom.step(1 / 1.5));
+  el.zoomReset.addEventListener("click", () => zoom.reset());
+  window.addEventListener("resize", () => zoom.apply());
   if (token && v.you.length === 0) showError(new Error("this link's token does not control any seat: watching only"));
-  apply(v);
+  receive(v);
   const socket = new LiveSocket(gameId, token, {
-    onView: (nv) => apply(nv),
+    onView: (nv) => receive(nv),
     onStatus: (status, attempt, info = {}) => {
       const wasDown = document.body.dataset.conn === "reconnecting";
       document.body.dataset.conn = status;
@@ -729,7 +1140,7 @@ async function main() {
     },
   });
   socket.connect();
-  window.hansaGame = { get view() { return view; }, socket };
+  window.hansaGame = { get view() { return view; }, socket, get shown() { return shown; }, board };
 }
 
 main();

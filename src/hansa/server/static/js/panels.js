@@ -3,6 +3,7 @@
 
 import { h, clear } from "./dom.js";
 import { MARKER_LABEL, MARKER_NAME, PRIVILEGE_FILL } from "./board.js";
+import { caption, pointsText, routeName } from "./captions.js";
 
 export const ABILITIES = [
   ["keys", "Keys", "Town keys (network multiplier)"],
@@ -24,9 +25,19 @@ export function seatName(ctx, seat) {
   return p ? p.name : `seat ${seat + 1}`;
 }
 
+/** Only the seat's colour swatch (with its symbol in colour-blind mode), the name in a tooltip: for sentences that
+ * name the player themselves. */
+export function swatchTag(ctx, seat) {
+  const p = seat < 0 ? null : ctx.players[seat];
+  const colour = seat < 0 ? ctx.neutral : p && p.colour;
+  return h("span", { class: "name-tag swatch-only", style: { "--pc": colour || "#777" }, title: seatName(ctx, seat) }, h("span", { class: "swatch", "data-symbol": seat < 0 ? "N" : (p && p.symbol) || "" }));
+}
+
 export function nameTag(ctx, seat) {
-  const colour = seat < 0 ? ctx.neutral : ctx.players[seat] && ctx.players[seat].colour;
-  return h("span", { class: "name-tag", style: { "--pc": colour || "#777" } }, h("span", { class: "swatch" }), h("span", { class: "nm", text: seatName(ctx, seat) }));
+  const p = seat < 0 ? null : ctx.players[seat];
+  const colour = seat < 0 ? ctx.neutral : p && p.colour;
+  const symbol = seat < 0 ? "N" : (p && p.symbol) || "";
+  return h("span", { class: "name-tag", style: { "--pc": colour || "#777" } }, h("span", { class: "swatch", "data-symbol": symbol }), h("span", { class: "nm", text: seatName(ctx, seat) }));
 }
 
 function cityName(ctx, code) {
@@ -64,17 +75,17 @@ export function describeMove(m, ctx) {
     case "claim":
       switch (m.benefit) {
         case "office":
-          return `Claim ${m.route}: office in ${cityName(ctx, m.target)}`;
+          return `Office in ${cityName(ctx, m.target)}`;
         case "extra":
-          return `Claim ${m.route}: extra office in ${cityName(ctx, m.target)} with ${PIECE_NAME[m.piece]}`;
+          return `Extra office in ${cityName(ctx, m.target)} (with a ${PIECE_NAME[m.piece]})`;
         case "ability":
-          return `Claim ${m.route}: upgrade ${abilityOfCity(ctx, m.target)} (${cityName(ctx, m.target)})`;
+          return `Improve ${abilityOfCity(ctx, m.target)} (${cityName(ctx, m.target)})`;
         case "table": {
           const sp = ctx.layout && ctx.layout.coellen_table.find((x) => x.colour === m.target);
-          return `Claim ${m.route}: Coellen table ${m.target}${sp ? ` (${sp.points} PP)` : ""}`;
+          return `Coellen table, ${m.target} space${sp ? `: ${sp.points} points at the end` : ""}`;
         }
         default:
-          return `Claim ${m.route}: no benefit`;
+          return `No benefit (points and marker only)`;
       }
     case "use":
       return `Use ${MARKER_NAME[m.marker] || m.marker}`;
@@ -89,7 +100,7 @@ export function describeMove(m, ctx) {
     case "end":
       return ctx.phase === "pawn_end" ? "End turn (no pawn move)" : "End turn";
     case "marker":
-      return `Place bonus marker on ${m.route}`;
+      return `Place the bonus marker on ${routeName(ctx, m.route)}`;
     case "pawn":
       return `Pawn to ${m.province}${m.paid ? " (costs 1 action)" : ""}`;
     case "neutral-office":
@@ -105,18 +116,15 @@ function abilityOfCity(ctx, code) {
 }
 
 const PHASE_TEXT = {
-  actions: "actions",
   move: "moving pieces",
-  relocate: "relocating displaced pieces",
   remove: "Remove 3",
   markers: "placing bonus markers",
   pawn_setup: "placing the pawn",
   pawn_end: "free pawn move",
-  neutral_office: "choosing the city of a neutral office",
-  over: "game over",
+  neutral_office: "the neutral office's city",
 };
 
-/** The status line: whose turn, phase, actions, hand. */
+/** The status line, one short line: turn, whose, what is going on, actions used. */
 export function renderStatus(el, state, ctx) {
   clear(el);
   const t = state.turn;
@@ -125,25 +133,24 @@ export function renderStatus(el, state, ctx) {
     return;
   }
   el.append(h("span", { class: "st-turn", text: `Turn ${t.number}` }), " · ", nameTag(ctx, t.current));
-  el.append(" · ", h("span", { class: "st-phase", text: PHASE_TEXT[t.phase] || t.phase }));
-  if (t.phase === "actions" || t.phase === "move" || t.phase === "remove") {
-    el.append(
-      " · ",
-      h("span", { class: "st-actions", title: "actions used / allowance", text: `actions ${t.actions_used}/${t.allowance}` }),
-    );
-    if (t.bonus_actions) el.append(h("span", { class: "st-bonus", text: ` (+${t.bonus_actions} bonus)` }));
-  }
   if (t.relocation) {
-    el.append(" · ", nameTag(ctx, t.relocation.owner), ` relocates from ${t.relocation.route}`);
-    el.append(h("span", { text: ` (extras left: ${t.relocation.extras_left})` }));
+    // A displacement: who relocates, from where, and how many more they may take.
+    const who = t.relocation.owner;
+    el.append(" · ", nameTag(ctx, t.decider), h("span", { class: "st-phase", text: ` relocates${who < 0 ? " neutral" : ""} from ${routeName(ctx, t.relocation.route)}` }));
+  } else if (PHASE_TEXT[t.phase]) el.append(" · ", h("span", { class: "st-phase", text: PHASE_TEXT[t.phase] }));
+  if (t.phase === "actions" || t.phase === "move" || t.phase === "remove") {
+    const left = t.allowance - t.actions_used;
+    el.append(" · ", h("span", { class: "st-actions", title: "actions used / allowance this turn", text: `${t.actions_used}/${t.allowance} actions` }));
+    if (t.bonus_actions) el.append(h("span", { class: "st-bonus", text: ` (+${t.bonus_actions})` }));
+    el.dataset.left = String(left);
   }
-  if (t.remove_left !== undefined) el.append(h("span", { text: ` · ${t.remove_left} left to remove` }));
+  if (t.remove_left !== undefined) el.append(h("span", { text: ` · ${t.remove_left} to remove` }));
   if (t.hand && t.hand.length) {
-    el.append(" · in hand: ");
+    el.append(" · ");
     const col = t.relocation ? (t.relocation.owner < 0 ? ctx.neutral : ctx.players[t.relocation.owner].colour) : ctx.players[t.current].colour;
     for (const p of t.hand) el.append(pieceIcon(p, col));
   }
-  if (t.decider !== t.current) el.append(" · decides: ", nameTag(ctx, t.decider));
+  if (t.decider !== t.current && !t.relocation) el.append(" · decides: ", nameTag(ctx, t.decider));
 }
 
 /** Player desks. opts: {you: [seats], ended (no turn to mark: over, stopped...), abilityKeys: Map(ability -> kind),
@@ -169,7 +176,7 @@ export function renderDesks(el, state, ctx, opts = {}) {
       info.type === "bot" ? h("span", { class: "tag", text: `bot ${info.bot || ""}` }) : null,
       you.has(p.seat) ? h("span", { class: "tag you-tag", text: "you" }) : null,
       live && t.current === p.seat ? h("span", { class: "tag turn-tag", text: "turn" }) : null,
-      h("span", { class: "desk-score", title: "in-game score", text: String(p.score) }),
+      deskScore(state, p),
     );
     desk.append(head);
     desk.append(
@@ -220,8 +227,25 @@ export function renderDesks(el, state, ctx, opts = {}) {
   });
 }
 
-/** The move log (view.log), newest last. */
-export function renderLog(el, log, ctx) {
+/** The score on a desk: the in-game points while the game runs; at the end the final total (and the in-game). */
+function deskScore(state, p) {
+  const final = state.result && state.result.scores.find((sc) => sc.player === p.seat);
+  if (final) {
+    return h(
+      "span",
+      { class: "desk-score final", title: `final score (in game ${final.in_game})` },
+      h("span", { class: "final-total", text: String(final.total) }),
+      h("span", { class: "final-ingame", text: ` (${final.in_game} in game)` }),
+    );
+  }
+  return h("span", { class: "desk-score", title: "in-game score", text: String(p.score) });
+}
+
+/**
+ * The move log (view.log), newest last: every move in a sentence with its points; the notation in a tooltip.
+ * opts.onHover(entry | null) when the pointer enters or leaves an entry (the page marks its place on the board).
+ */
+export function renderLog(el, log, ctx, opts = {}) {
   const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 30;
   clear(el);
   let turn = null;
@@ -231,7 +255,23 @@ export function renderLog(el, log, ctx) {
       turn = e.turn;
       list.append(h("li", { class: "log-turn", text: `Turn ${turn}` }));
     }
-    list.append(h("li", { class: "log-move", "data-n": e.n }, h("span", { class: "log-n", text: String(e.n) }), nameTag(ctx, e.seat), h("code", { class: "log-text", text: e.move })));
+    const c = caption(e, ctx);
+    const item = h(
+      "li",
+      { class: "log-move", "data-n": e.n, title: e.move, tabindex: opts.onHover ? "0" : undefined },
+      h("span", { class: "log-n", text: String(e.n) }),
+      swatchTag(ctx, e.seat),
+      h("span", { class: "log-text", text: c.text }),
+      c.points.length ? h("span", { class: "log-points", text: pointsText(c.points, ctx) }) : null,
+      h("code", { class: "log-move-text", text: e.move }),
+    );
+    if (opts.onHover) {
+      item.addEventListener("pointerenter", () => opts.onHover(e));
+      item.addEventListener("pointerleave", () => opts.onHover(null));
+      item.addEventListener("focus", () => opts.onHover(e));
+      item.addEventListener("blur", () => opts.onHover(null));
+    }
+    list.append(item);
   }
   if (!log.length) list.append(h("li", { class: "muted", text: "No moves yet." }));
   el.append(list);
