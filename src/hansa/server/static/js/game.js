@@ -344,7 +344,7 @@ async function hint() {
     hintMarks = new Map([...keys].map((k) => [k, "hint"]));
     hintShown = { version: view.version, move: m, text: `${describeMove(m.json, ctx)} — ${hintReason(answer.reason)}` };
     drawMarks();
-    renderCaption();
+    renderControls();
   } catch (err) {
     showError(err);
   } finally {

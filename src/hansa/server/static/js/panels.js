@@ -280,19 +280,22 @@ export function renderLog(el, log, ctx, opts = {}) {
 }
 
 const SCORE_COLS = [
-  ["in_game", "In game"],
-  ["abilities", "Abilities"],
-  ["markers", "Markers"],
-  ["coellen", "Coellen"],
-  ["control", "Control"],
-  ["network", "Network"],
-  ["total", "Total"],
+  ["in_game", "In game", "Game"],
+  ["abilities", "Abilities", "Abil."],
+  ["markers", "Markers", "Mark."],
+  ["coellen", "Coellen", "Coel."],
+  ["control", "Control", "Ctrl"],
+  ["network", "Network", "Net"],
+  ["total", "Total", "Total"],
 ];
+
+/** A header with a long and a short label (the short one on narrow screens, the long one in its tooltip). */
+const headCell = (long, short) => h("th", { title: long }, h("span", { class: "long", text: long }), h("span", { class: "short", text: short }));
 
 /** Final score breakdown (state.result). */
 export function scoreTable(result, ctx) {
   const table = h("table", { class: "score-table" });
-  table.append(h("thead", null, h("tr", null, h("th", { text: "Player" }), ...SCORE_COLS.map(([, t]) => h("th", { text: t })))));
+  table.append(h("thead", null, h("tr", null, h("th", { text: "Player" }), ...SCORE_COLS.map(([, long, short]) => headCell(long, short)))));
   const body = h("tbody");
   const rows = [...result.scores].sort((a, b) => b.total - a.total);
   for (const sc of rows) {
@@ -301,7 +304,7 @@ export function scoreTable(result, ctx) {
       h(
         "tr",
         { class: win ? "winner" : "", "data-seat": sc.player },
-        h("td", null, nameTag(ctx, sc.player), win ? h("span", { class: "win-mark", title: "winner", text: " ★ winner" }) : null),
+        h("td", null, nameTag(ctx, sc.player), win ? h("span", { class: "win-mark", title: "winner" }, " ★", h("span", { class: "long", text: " winner" })) : null),
         ...SCORE_COLS.map(([k]) => h("td", { class: k === "total" ? "total" : "", text: String(sc[k]) })),
       ),
     );
