@@ -15,14 +15,29 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.cells import cell_len
 from rich.console import Console
+from rich.text import Text
 
 from hansa import Game
 from hansa.bots import make_bot
+from hansa.core.constants import PRIVILEGE_COLOURS
 from hansa.core.errors import HansaError
 from hansa.record import game_from_record, load_record
-from hansa.tui.play import PlaySession, build_session, completion_candidates, ordered_moves, stream_ask
-from hansa.tui.render import render_board, render_desks, render_log, render_moves, render_scores, render_status
+from hansa.tui.play import HELP, PlaySession, build_session, completion_candidates, ordered_moves, stream_ask
+from hansa.tui.render import (
+    COMPACT_LEGEND,
+    choose_view,
+    compact_fixed_lines,
+    render_board,
+    render_compact,
+    render_desks,
+    render_log,
+    render_moves,
+    render_scores,
+    render_status,
+    render_view,
+)
 
 HANSA = shutil.which("hansa") or str(Path(sys.executable).parent / "hansa")
 
@@ -120,6 +135,7 @@ def test_command_rejects_bad_arguments(tmp_path: Path) -> None:
         (["--players", "3", "--variant", "pawn"], "two-player games only"),
         (["--players", "2", "--bots", "1", "--names", "A,B,C"], "--names needs 2"),
         (["--bots", "1", "--seats", "human,random"], "either --bots or --seats"),
+        (["--view", "tiny"], "--view must be auto, compact or full"),
     ):
         proc = hansa(["play", *args], "", tmp_path)
         assert proc.returncode == 2 and message in proc.stderr, (args, proc.stderr)
@@ -349,3 +365,230 @@ def test_markup_in_input_is_shown_verbatim(tmp_path: Path) -> None:
     _, out, script = run_session(two_player(), ["human", "heuristic"], lines, tmp_path)
     assert "cannot read move '[/bold] [red]x'" in out and "no legal move matches '[/]'" in out
     assert len(script.seen) == 4
+
+
+# ---------------------------------------------------------------------------------------------- (7) compact view
+
+SEATS_OF = {2: ["Ann", "Wilhelmina"], 3: ["Ann", "Wilhelmina", "Cy"], 4: ["Ann", "Wilhelmina", "Cy", "Dee"],
+            5: ["Ann", "Wilhelmina", "Cy", "Dee", "Eve"]}
+TABLES = [(2, "neutral"), (2, "pawn"), (3, None), (4, None), (5, None)]
+ABILITY_HEADER = re.compile(r"^  # Name +Key Act Priv Book Bag Supply Stock Off Score Used Markers$")
+
+
+def positions(players: int, variant: str | None) -> Iterator[Game]:
+    """The start and a few mid-game positions (seeded random and heuristic bots), and one finished game."""
+    options = {"two_player_variant": variant} if variant else {}
+    for kind, seed, stops in (("random", 3, (0, 40, 150, 400)), ("heuristic", 5, (60, 140, 10_000))):
+        game = Game(SEATS_OF[players], seed=seed, options=options)
+        bots = [make_bot(kind, seed * 10 + p) for p in range(players)]
+        done = 0
+        for stop in stops:
+            while done < stop and not game.is_over:
+                game.play(bots[game.state.decider].choose(game.state))
+                done += 1
+            yield game
+
+
+def compact_text(game: Game, width: int = 80, height: int = 24, hint: str = "") -> list[str]:
+    """The compact table as a terminal of ``width`` x ``height`` shows it, leaving the last line to the prompt."""
+    con = Console(width=width, height=height, record=True, color_system=None, file=io.StringIO())
+    con.print(render_compact(game.state, game.names, game.moves, game.movers, game.move_turns, width=width,
+                             height=height - 1, hint=hint))
+    return con.export_text().splitlines()
+
+
+def check_compact(game: Game, lines: list[str], width: int = 80) -> None:
+    state = game.state
+    assert all(cell_len(line) <= width for line in lines), max(lines, key=cell_len)
+    assert not any("…" in line for line in lines)
+    text = "\n".join(lines)
+    for city in state.board.cities:
+        assert re.search(rf"(^| ){city.code}[↑ ]", text, re.M), city.code
+    for route in state.board.routes:
+        assert f"{route.code} " in text or f"{route.code}⚑" in text, route.code
+    assert sum(line.count("◆") for line in lines) == state.markers_on_board() + 1  # + the face-down count
+    assert "Table 7" in text and f"{state.completed}/10 full" in text
+    header = [i for i, line in enumerate(lines) if ABILITY_HEADER.match(line)]
+    assert len(header) == 1, text
+    rows = lines[header[0] + 1 : header[0] + 1 + state.players]
+    for p, row in enumerate(rows):
+        m = re.match(rf"^[▶ ] {p + 1} {re.escape(game.names[p])} +(\S+) +(\S+) +(\S+) +(\S+) +(\S+) +(\d+)T (\d+)M +"
+                     rf"(\d+)T (\d+)M +(\d+) +(\d+) +(\d+) ", row + " ")
+        assert m, row
+        assert int(m[6]) == state.sup_t[p] and int(m[8]) == state.stk_t[p] and int(m[10]) == state.office_count(p)
+        assert int(m[11]) == state.score[p] and int(m[12]) == len(state.used_markers[p])
+        assert m[3].rstrip("*") == PRIVILEGE_COLOURS[state.ability_value(p, 2) - 1][0]
+        assert row.startswith("▶") == (p == state.current and not state.is_over)
+    status = lines[header[0] + 1 + state.players]
+    if state.is_over:
+        assert "game over" in status
+    else:
+        assert game.names[state.decider] in status and re.match(rf"(Turn |T){state.turn}\b", status), status
+
+
+@pytest.mark.parametrize(("players", "variant"), TABLES)
+def test_compact_view_fits_80_by_24(players: int, variant: str | None) -> None:
+    seen = 0
+    for game in positions(players, variant):
+        lines = compact_text(game, hint="57 moves: ? lists them")
+        assert len(lines) <= 23, "\n".join(lines)  # and the prompt makes 24
+        check_compact(game, lines)
+        if game.moves and not game.state.is_over:
+            last = game.moves[-1].text()
+            assert last in "\n".join(lines[-2:])  # the last move is shown
+        seen += 1
+    assert seen == 7
+
+
+def test_compact_view_line_counts() -> None:
+    """16 board lines, one desk header and one line per player, the status line; the last moves take the rest
+    (on the status line itself with five players)."""
+    for players, variant in TABLES:
+        game = next(g for i, g in enumerate(positions(players, variant)) if i == 2)
+        lines = compact_text(game)
+        fixed = compact_fixed_lines(game.state)
+        assert fixed == 16 + players + 2
+        assert len(lines) == min(23, fixed + 3)  # up to three lines of last moves
+        if players == 5:
+            assert " │ t" in lines[-1]  # status │ last moves
+        else:
+            assert lines[fixed].startswith("Last: t")
+
+
+def test_compact_view_details() -> None:
+    game = Game(["Ann", "Bo", "Cy"], seed=7, start_player=0)
+    for move in ("place T GRO-EMD:2", "place M GRO-EMD:1"):
+        game.play(move)
+    text = "\n".join(compact_text(game))
+    assert "GRO-EMD ●1■1·" in text  # Merchant and Trader of seat 1, one free house, two cells a house
+    assert "GRO↑Book □w$○o" in text and "COE □w$□p" in text and "Table 7· 8· 9· 11·" in text
+    assert "0/10 full, 13◆ left" in text and "E-W STE-ARN: -" in text
+    assert "Turn 2: Bo — actions, 2 of 2 actions left" in text
+    assert "Last: t1 Ann place T GRO-EMD:2, place M GRO-EMD:1" in text
+    desk = next(line for line in text.splitlines() if line.startswith("  1 Ann"))
+    assert re.search(r"Ann +1 +2 +w +2 +3 +4T 0M +6T 0M +0 +0 +0 -$", desk)
+    # wider consoles keep the same layout, spaced out up to three cells between the grid columns
+    assert "GRO-EMD ●1■1·" in "\n".join(compact_text(game, width=120))
+
+
+def test_compact_markers_offices_and_controllers() -> None:
+    """A long game: extra offices, controllers, held and used markers and the Coellen table all read."""
+    game = Game(["Ann", "Bo", "Cy", "Dee"], seed=2)
+    bot = make_bot("heuristic", 2)
+    while not game.is_over:
+        game.play(bot.choose(game.state))
+    state = game.state
+    lines = compact_text(game)
+    check_compact(game, lines)
+    text = "\n".join(lines)
+    for city in state.board.cities:
+        owner = state.controller(city.index)
+        cell = re.search(rf"{city.code}(↑\w+)? (\S+)( »(\S))?", text)
+        assert cell is not None
+        assert cell[4] == (None if owner is None else str(owner + 1)), (city.code, cell[0])
+        extras = len(state.extras[city.index])
+        assert ("|" in cell[2]) == bool(extras) and cell[2].count("■") + cell[2].count("●") == (
+            extras + state.city_filled[city.index]
+        )
+
+
+def test_compact_session_at_80_by_24(tmp_path: Path) -> None:
+    """A PlaySession in an 80x24 console: every screen (table, choices and prompt) fits; bots move; the last
+    moves and whose decision it is are on the screen."""
+    for players in (2, 4, 5):
+        names = SEATS_OF[players]
+        game = Game(names, seed=4)
+        out = io.StringIO()
+        con = Console(file=out, width=80, height=24, color_system=None, highlight=False)
+        screens: list[str] = []
+        answers = iter(["1", "2", "undo", "1", "moves claim", "1"])
+
+        def ask(prompt: str, out: io.StringIO = out, con: Console = con, answers: Iterator[str] = answers,
+                screens: list[str] = screens) -> str:
+            con.print(prompt, end="", markup=False)
+            screens.append(out.getvalue())
+            line = next(answers, None)
+            if line is None:
+                raise EOFError
+            con.print(line, markup=False)
+            return line
+
+        seats = ["human"] + ["random"] * (players - 1)
+        session = PlaySession(game, seats, console=con, ask=ask, autosave_dir=tmp_path)
+        assert session.layout() == "compact"
+        session.run()
+        tables = 0
+        for i, screen in enumerate(screens):
+            lines = screen.split("\n")
+            if i and screens[i - 1].count("GRO↑") == screen.count("GRO↑"):
+                continue  # no new table (undo refused, the list command)
+            start = max(k for k, line in enumerate(lines) if line.startswith("GRO↑Book"))
+            shown = lines[start:]
+            tables += 1
+            assert len(shown) <= 24 and all(cell_len(line) <= 80 for line in shown), "\n".join(shown)
+            assert shown[-1] == f"{names[0]}> " and "…" not in "\n".join(shown)
+            header = next(k for k, line in enumerate(shown) if ABILITY_HEADER.match(line))
+            assert len(shown) - header - 1 >= players + 2  # desks, status, prompt
+            status = shown[header + 1 + players]
+            assert re.match(r"(Turn |T)\d+", status) and names[0] in status, status  # the human decides
+        assert tables >= 3
+        assert len(session.game.moves) >= 3 and session.autosaved is not None
+
+
+def test_view_is_chosen_from_the_console_size_and_can_be_forced(tmp_path: Path) -> None:
+    def run(width: int, height: int, lines: list[str], view: str = "auto") -> tuple[PlaySession, str]:
+        out = io.StringIO()
+        con = Console(file=out, width=width, height=height, color_system=None, highlight=False)
+        script = Script(lines, con)
+        session = PlaySession(two_player(), ["human", "heuristic"], console=con, ask=script, autosave_dir=tmp_path,
+                              view=view)
+        script.session = session
+        session.run()
+        return session, out.getvalue()
+
+    session, out = run(160, 60, [])
+    assert session.layout() == "full" and "Board (2-3 side)" in out and "Desks" in out and "Key Act Priv" not in out
+    session, out = run(80, 24, ["view", "view full", "view bogus"])
+    assert out.count("Key Act Priv Book Bag") == 1 and "View: auto (compact at 80x24)" in out
+    assert "View: full" in out and "Board (2-3 side)" in out and "usage: view compact|full|auto" in out
+    assert session.view == "full"
+    session, out = run(160, 60, ["view compact", "help"], view="auto")
+    assert "Board (" in out and out.count("Key Act Priv Book Bag") >= 2 and "Compact view:" in out
+    session, out = run(160, 60, ["1", "1", "1", "log 2"], view="compact")
+    assert "Board (" not in out and "Key Act Priv Book Bag" in out
+    log = out[out.index("> log 2") :]
+    assert "Last moves (" in log and len([line for line in log.splitlines() if re.match(r" *t\d+ ", line)]) == 2
+    with pytest.raises(HansaError, match="--view must be"):
+        con, _ = console()
+        build_session(players=2, view="tiny", console=con, ask=stream_ask(io.StringIO(), con))
+
+
+def test_full_view_at_160_by_60_is_unchanged() -> None:
+    game = Game(["Ann", "Bo", "Cy"], seed=7, start_player=0)
+    for move in ("place T GRO-EMD:2", "place M GRO-EMD:1"):
+        game.play(move)
+    out = io.StringIO()
+    con = Console(file=out, width=160, height=60, color_system=None, record=True)
+    con.print(render_view(game.state, game.names, game.moves, game.movers, game.move_turns, ["human", "heuristic", "heuristic"]))
+    text = out.getvalue()
+    assert "Board (2-3 side)" in text and "GRO-EMD ●1 ■1 ·" in text and "Coellen table: 7 (white)" in text
+    assert "Desks" in text and "Last moves (2 in all)" in text and "Turn 2: Bo — actions, 2 of 2 actions left" in text
+    assert "(human)" in text and "…" not in text and choose_view(160, 60) == "full"
+    assert choose_view(80, 24) == choose_view(200, 30) == choose_view(100, 60) == "compact"
+
+
+def test_help_and_score_fit_80_columns(tmp_path: Path) -> None:
+    out = io.StringIO()
+    con = Console(file=out, width=80, height=24, color_system=None, highlight=False)
+    script = Script(["help", "score"], con)
+    session = PlaySession(Game(SEATS_OF[5], seed=1), ["human"] + ["heuristic"] * 4, console=con, ask=script,
+                          autosave_dir=tmp_path)
+    script.session = session
+    session.run()
+    text = out.getvalue()
+    start = text.index("Your move")
+    help_lines = text[start : text.index("> ", start)].splitlines()  # the last one is the prompt's name
+    assert len(help_lines) <= 24 and help_lines[-1] == "Ann" and "Compact view:" in text and "Rm remove 3" in text
+    assert "Projected final score" in text and "abilities" in text and "…" not in text
+    for line in (*HELP.splitlines(), *COMPACT_LEGEND):
+        assert Text.from_markup(line).cell_len <= 80 if "[" in line else cell_len(line) <= 80

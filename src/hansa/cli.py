@@ -234,13 +234,14 @@ def play(
     variant: Annotated[str | None, typer.Option(help="Two-player variant: neutral (default) or pawn.")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = None,
     load: Annotated[Path | None, typer.Option("--load", help="Resume a saved game record.")] = None,
+    view: Annotated[str, typer.Option("--view", help="Table layout: auto (from the terminal size), compact (fits 80x24) or full.")] = "auto",
 ) -> None:
     """Play in the terminal against bots and/or people at the same keyboard."""
     from .tui.play import play_command
 
     try:
         code = play_command(players=players, bots=bots, seats=seats, level=level, names=names, seed=seed,
-                            variant=variant, options=_parse_options(option or []), load=load)
+                            variant=variant, options=_parse_options(option or []), load=load, view=view)
     except HansaError as exc:
         _fail(str(exc))
         return

@@ -18,6 +18,7 @@ from typing import Any, TextIO
 
 from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
 from rich.text import Text
 
 from ..bots import Bot, bot_spec_ok, make_bot
@@ -25,7 +26,19 @@ from ..core.errors import HansaError, MalformedMoveError
 from ..core.moves import Claim, Move, PlaceMarker
 from ..game import Game
 from ..record import game_from_record, load_record, save_record
-from .render import end_trigger_text, player_name, render_moves, render_scores, render_view
+from .render import (
+    COMPACT_LEGEND,
+    VIEWS,
+    choose_view,
+    compact_fixed_lines,
+    end_trigger_text,
+    player_name,
+    render_compact,
+    render_log,
+    render_moves,
+    render_scores,
+    render_view,
+)
 
 #: ``ask(prompt)`` returns one line of input without its newline; raises EOFError / KeyboardInterrupt.
 AskFn = Callable[[str], str]
@@ -33,26 +46,32 @@ AskFn = Callable[[str], str]
 HUMAN = "human"
 #: Show the numbered list of legal moves by itself when there are at most this many.
 LIST_LIMIT = 40
-COMMANDS = ("help", "moves", "undo", "save", "load", "board", "score", "quit")
+#: Moves the ``log`` command shows by default.
+LOG_COUNT = 20
+COMMANDS = ("help", "moves", "undo", "save", "load", "board", "score", "view", "log", "quit")
 #: First words of the move notation (docs/notation.md).
 MOVE_WORDS = frozenset(
     "income place displace lift drop claim relocate take done use remove shift end marker pawn neutral".split()
 )
 
 HELP = """\
-[bold]Your move[/]: type it in notation (case-insensitive; a route may be written either way round; a unique
-prefix is enough, e.g. [cyan]claim GRO[/]), or type its number from the list.  Examples:
-  [cyan]income 3T[/]  [cyan]place T GRO-EMD:2[/]  [cyan]displace GRO-EMD:2 with M pay TT[/]  [cyan]lift HAM-LUB:1[/]  [cyan]drop T HAM-LUB:2[/]
-  [cyan]claim GRO-EMD office GRO[/]  [cyan]claim GOE-QUE ability GOE[/]  [cyan]relocate T BRE-HAM:3[/]  [cyan]take T[/]  [cyan]done[/]
-  [cyan]use +3[/]  [cyan]use improve book[/]  [cyan]use swap LUB 1[/]  [cyan]marker OSN-BRE[/]  [cyan]end[/]
+[bold]Your move[/]: type it in notation (case-insensitive; a route either way round;
+a unique prefix is enough, e.g. [cyan]claim GRO[/]), or its number from the list.  E.g.:
+  [cyan]income 3T[/]  [cyan]place T GRO-EMD:2[/]  [cyan]displace GRO-EMD:2 with M pay TT[/]  [cyan]lift HAM-LUB:1[/]
+  [cyan]drop T HAM-LUB:2[/]  [cyan]claim GRO-EMD office GRO[/]  [cyan]relocate T BRE-HAM:3[/]  [cyan]take T[/]  [cyan]done[/]
+  [cyan]claim GOE-QUE ability GOE[/]  [cyan]use +3[/]  [cyan]use improve book[/]  [cyan]use swap LUB 1[/]  [cyan]end[/]
 [bold]Commands[/]:
-  [cyan]moves[/] [FILTER], [cyan]?[/]   numbered list of your legal moves, e.g. [cyan]moves place[/], [cyan]moves GRO[/]
-  [cyan]undo[/]               take back your own last move of this turn (not after another player moved
-                     or a bonus marker was revealed)
+  [cyan]moves[/] [FILTER], [cyan]?[/]   numbered list of your legal moves ([cyan]moves place[/], [cyan]moves GRO[/])
+  [cyan]undo[/]               take back your own last move of this turn (until another
+                     player moves or a bonus marker is revealed)
   [cyan]save[/] FILE, [cyan]load[/] FILE  write the game record / resume one
-  [cyan]board[/]              show the table again       [cyan]score[/]  projected final score
-  [cyan]help[/]               this text                  [cyan]quit[/]   leave the game (offers to save)
+  [cyan]board[/]              show the table again     [cyan]score[/]  projected final score
+  [cyan]view[/] \\[compact|full|auto]  the table's layout (auto: from the terminal size)
+  [cyan]log[/] [N]            the last N moves (20)    [cyan]help[/]   this text     [cyan]quit[/]  leave
 Tab completes moves and commands in a terminal.  Notation: docs/notation.md."""
+
+#: ``help`` in the compact view adds what its signs mean.
+COMPACT_HELP = "[bold]Compact view[/]:\n" + "\n".join(escape(line) for line in COMPACT_LEGEND)
 
 
 class PlayError(HansaError):
@@ -117,9 +136,12 @@ class PlaySession:
         bot_seed: int | None = None,
         autosave_dir: Path | None = None,
         list_limit: int = LIST_LIMIT,
+        view: str = "auto",
     ) -> None:
         if len(seats) != len(game.names):
             raise PlayError(f"{len(seats)} seat kinds for {len(game.names)} players")
+        if view not in VIEWS:
+            raise PlayError(f"unknown view {view!r}: use {', '.join(VIEWS)}")
         self.game = game
         self.seats = list(seats)
         self.console = console
@@ -127,6 +149,8 @@ class PlaySession:
         self.interactive = interactive
         self.autosave_dir = autosave_dir if autosave_dir is not None else Path.cwd()
         self.list_limit = list_limit
+        #: ``auto`` (from the console size at every drawing), ``compact`` or ``full``: see :meth:`layout`.
+        self.view = view
         base = bot_seed if bot_seed is not None else (game.seed or 0)
         self.bots: dict[int, Bot] = {
             i: make_bot(spec, base * 7 + 101 * (i + 1)) for i, spec in enumerate(seats) if spec != HUMAN
@@ -163,17 +187,53 @@ class PlaySession:
             if bot is not None:
                 self._bot_move(seat, bot)
                 continue
-            if self._dirty:
-                self.show()
             if self._human(seat) is _Outcome.QUIT:
                 return
         self._finish()
 
-    def show(self) -> None:
-        """Print the whole table: board, desks, last moves, status."""
+    def layout(self) -> str:
+        """The layout the table is drawn in now: the forced one, or the one that suits the console's size."""
+        if self.view != "auto":
+            return self.view
+        width, height = self.console.size
+        return choose_view(width, height)
+
+    def show(self, legal: list[Move] | None = None) -> None:
+        """Print the whole table (board, desks, status, last moves) and, given the legal moves, the choices:
+        the full view, or the compact one that fits the console (see :meth:`_show_compact`)."""
         g = self.game
-        self.console.print(render_view(g.state, g.names, g.moves, g.movers, g.move_turns, self.seats))
+        if self.layout() == "compact":
+            self._show_compact(legal)
+        else:
+            self.console.print(render_view(g.state, g.names, g.moves, g.movers, g.move_turns, self.seats))
+            if legal is not None:
+                self._show_choices(legal)
         self._dirty = False
+
+    def _show_compact(self, legal: list[Move] | None) -> None:
+        """The compact table and the prompt in the console's height: the numbered list of legal moves when it
+        fits below the table with at least one line of last moves, else a hint in the status line; the lines
+        left over show more of the last moves (up to three lines)."""
+        g = self.game
+        width, height = self.console.size
+        fixed = compact_fixed_lines(g.state, width)
+        room = height - 1 - fixed  # lines between the status line and the prompt
+        listing: Table | None = None
+        hint = ""
+        if legal is not None:
+            if len(legal) <= self.list_limit:
+                columns = _list_columns(legal, width)
+                rows = -(-len(legal) // columns)
+                if rows + 1 <= room:
+                    listing = render_moves(list(enumerate(legal, 1)), columns)
+                    room -= rows
+            if listing is None:
+                hint = f"{len(legal)} moves: ? lists them"
+        self.console.print(
+            render_compact(g.state, g.names, g.moves, g.movers, g.move_turns, width=width, height=fixed + max(0, room), hint=hint)
+        )
+        if listing is not None:
+            self.console.print(listing)
 
     def _bot_move(self, seat: int, bot: Bot) -> None:
         state = self.game.state
@@ -192,7 +252,10 @@ class PlaySession:
 
     def _human(self, seat: int) -> _Outcome:
         legal = ordered_moves(self.game.legal_moves())
-        self._show_choices(legal)
+        if self._dirty:
+            self.show(legal)
+        else:
+            self._show_choices(legal)
         self.completions = [m.text() for m in legal] + list(COMMANDS)
         while True:
             line = self.ask(self._prompt(seat)).strip()
@@ -204,7 +267,7 @@ class PlaySession:
 
     def _show_choices(self, legal: list[Move]) -> None:
         if len(legal) <= self.list_limit:
-            self.console.print(render_moves(list(enumerate(legal, 1))))
+            self.console.print(render_moves(list(enumerate(legal, 1)), _list_columns(legal, self.console.size.width)))
             return
         kinds: dict[str, int] = {}
         for m in legal:
@@ -224,6 +287,8 @@ class PlaySession:
         rest = rest.strip()
         if command in ("help", "h") and not rest:
             self.console.print(HELP, highlight=False)
+            if self.layout() == "compact":
+                self.console.print(COMPACT_HELP, highlight=False)
             return _Outcome.STAY
         if command in ("moves", "?", "list"):
             self._list(legal, rest)
@@ -242,11 +307,16 @@ class PlaySession:
                 return _Outcome.STAY
             return self._load(Path(rest))
         if command == "board" and not rest:
-            self.show()
-            self._show_choices(legal)
+            self.show(legal)
+            return _Outcome.STAY
+        if command == "view":
+            return self._view(rest, legal)
+        if command == "log" and (not rest or rest.isdigit()):
+            g = self.game
+            self.console.print(render_log(g.names, g.moves, g.movers, g.move_turns, int(rest or LOG_COUNT)))
             return _Outcome.STAY
         if command in ("score", "scores") and not rest:
-            self.console.print(render_scores(self.game.state, self.game.names))
+            self.console.print(render_scores(self.game.state, self.game.names, compact=self.layout() == "compact"))
             return _Outcome.STAY
         if command in ("quit", "exit") and not rest:
             if self.game.moves:
@@ -278,7 +348,8 @@ class PlaySession:
             return self._play(seat, matches[0][1])
         if matches:
             self.console.print(Text(f"{len(matches)} moves start with ", style="yellow") + Text(f"{line!r}:"))
-            self.console.print(render_moves(matches[: self.list_limit]))
+            shown = matches[: self.list_limit]
+            self.console.print(render_moves(shown, _list_columns([m for _, m in shown], self.console.size.width)))
             if len(matches) > self.list_limit:
                 self.console.print(f"... and {len(matches) - self.list_limit} more; type more of the move.")
             return _Outcome.STAY
@@ -307,13 +378,29 @@ class PlaySession:
         self._dirty = True
         return _Outcome.CHANGED
 
+    def _view(self, rest: str, legal: list[Move]) -> _Outcome:
+        choice = rest.lower()
+        if choice and choice not in VIEWS:
+            self._error(f"usage: view {'|'.join(VIEWS[1:])}|{VIEWS[0]} (not {rest!r})")
+            return _Outcome.STAY
+        if choice:
+            self.view = choice
+        width, height = self.console.size
+        self.console.print(
+            f"View: {self.view}" + (f" ({self.layout()} at {width}x{height})" if self.view == "auto" else ""),
+            highlight=False,
+        )
+        if choice:
+            self.show(legal)
+        return _Outcome.STAY
+
     def _list(self, legal: list[Move], flt: str) -> None:
         words = flt.lower().split()
         numbered = [(i, m) for i, m in enumerate(legal, 1) if all(w in m.text().lower() for w in words)]
         if not numbered:
             self._error(f"no legal move matches {flt!r}")
             return
-        self.console.print(render_moves(numbered))
+        self.console.print(render_moves(numbered, _list_columns([m for _, m in numbered], self.console.size.width)))
         if flt:
             self.console.print(f"{len(numbered)} of {len(legal)} legal moves match {escape(repr(flt))}.", highlight=False)
 
@@ -411,7 +498,7 @@ class PlaySession:
             + "; ".join(end_trigger_text(t) for t in state.end_triggers),
             highlight=False,
         )
-        self.console.print(render_scores(state, game.names))
+        self.console.print(render_scores(state, game.names, compact=self.layout() == "compact"))
         wins = game.winners()
         names = " and ".join(game.names[w] for w in wins)
         self.console.print(f"[bold]Winner: {escape(names)}[/]" + (" (shared)" if len(wins) > 1 else ""), highlight=False)
@@ -430,6 +517,12 @@ class PlaySession:
         if index == 0:
             self._matches = completion_candidates(text, self.completions)
         return self._matches[index] if index < len(self._matches) else None
+
+
+def _list_columns(moves: Sequence[Move], width: int) -> int:
+    """Columns (1 to 3) of a numbered move list that fit in ``width`` cells (see :func:`render_moves`)."""
+    widest = max((len(m.text()) for m in moves), default=0) + 5 + 2  # "nnn. " and the gap
+    return max(1, min(3, (width + 2) // widest))
 
 
 # ---------------------------------------------------------------------------------------------- the command
@@ -484,8 +577,11 @@ def build_session(
     ask: AskFn,
     interactive: bool = False,
     autosave_dir: Path | None = None,
+    view: str = "auto",
 ) -> PlaySession:
     """Check the ``hansa play`` arguments and set up the game and the session (raises :class:`HansaError`)."""
+    if view not in VIEWS:
+        raise PlayError(f"--view must be {', '.join(VIEWS[:-1])} or {VIEWS[-1]}, not {view!r}")
     if load is not None:
         if names is not None or variant is not None or options or seed is not None:
             raise PlayError("--load takes names, seed, variant and options from the record; do not give them")
@@ -493,7 +589,9 @@ def build_session(
         kinds = seat_kinds(players, bots, seats, level, default_players=len(game.names))
         if len(kinds) != len(game.names):
             raise PlayError(f"the record is a {len(game.names)}-player game, not {len(kinds)}")
-        return PlaySession(game, kinds, console=console, ask=ask, interactive=interactive, autosave_dir=autosave_dir)
+        return PlaySession(
+            game, kinds, console=console, ask=ask, interactive=interactive, autosave_dir=autosave_dir, view=view
+        )
     kinds = seat_kinds(players, bots, seats, level)
     opts: dict[str, Any] = dict(options or {})
     if variant is not None:
@@ -510,7 +608,7 @@ def build_session(
     if seed is None:
         seed = random.randrange(1_000_000)
     game = Game(player_names, seed=seed, options=opts)
-    return PlaySession(game, kinds, console=console, ask=ask, interactive=interactive, autosave_dir=autosave_dir)
+    return PlaySession(game, kinds, console=console, ask=ask, interactive=interactive, autosave_dir=autosave_dir, view=view)
 
 
 def _install_readline(session: PlaySession) -> None:
@@ -537,6 +635,7 @@ def play_command(
     variant: str | None = None,
     options: dict[str, Any] | None = None,
     load: Path | None = None,
+    view: str = "auto",
 ) -> int:
     """``hansa play``: set up from the arguments and play at this terminal; returns the exit code."""
     console = Console()
@@ -544,7 +643,7 @@ def play_command(
     ask: AskFn = input if interactive else stream_ask(sys.stdin, console)
     session = build_session(
         players=players, bots=bots, seats=seats, level=level, names=names, seed=seed, variant=variant,
-        options=options, load=load, console=console, ask=ask, interactive=interactive,
+        options=options, load=load, console=console, ask=ask, interactive=interactive, view=view,
     )
     if interactive:
         _install_readline(session)

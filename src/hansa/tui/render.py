@@ -1,4 +1,6 @@
-"""Rich renderables for a position: schematic board, players' desks, status line, move log, score table.
+"""Rich renderables for a position: schematic board, players' desks, status line, move log, score table; the
+full view (:func:`render_view`, ~115 columns by 50 lines) and the compact one that fits 80x24
+(:func:`render_compact`).
 
 Every function here is pure: it reads a :class:`~hansa.core.state.GameState` (and, where needed, the player
 names and the move history) and returns a ``rich`` renderable; nothing is printed.  Colour is decoration only:
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -278,7 +281,8 @@ def render_log(
     """The last ``count`` moves, with the turn and the seat that made each."""
     if not moves:
         return Text("No moves yet.", style="dim")
-    table = Table(title=f"Last moves ({len(moves)} in all)", title_justify="left", show_header=False, box=None, pad_edge=False)
+    title = f"Last moves ({len(moves)} in all)"
+    table = Table(title=title, title_justify="left", show_header=False, box=None, pad_edge=False, min_width=len(title))
     table.add_column(justify="right", style="dim")
     table.add_column(no_wrap=True)
     table.add_column()
@@ -293,12 +297,18 @@ def end_trigger_text(trigger: str) -> str:
     return _END_TRIGGERS.get(trigger, trigger)
 
 
-def render_scores(state: GameState, names: Sequence[str], scores: list[ScoreBreakdown] | None = None) -> Table:
-    """The final score breakdown by category (a projection while the game runs); ★ marks the winner(s)."""
+def render_scores(
+    state: GameState, names: Sequence[str], scores: list[ScoreBreakdown] | None = None, compact: bool = False
+) -> Table:
+    """The final score breakdown by category (a projection while the game runs); ★ marks the winner(s).
+    ``compact``: without vertical rules, to fit 80 columns."""
     scores = scores if scores is not None else final_scores(state)
     wins = winners(state, scores) if state.is_over else []
     title = "Final score" if state.is_over else "Projected final score"
-    table = Table(title=title, title_justify="left")
+    if compact:
+        table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 0, 0, 1), pad_edge=False)
+    else:
+        table = Table(title=title, title_justify="left")
     table.add_column("Player", no_wrap=True)
     for cat in CATEGORIES:
         table.add_column(cat.replace("_", "-"), justify="right")
@@ -342,3 +352,394 @@ def render_view(
 ) -> RenderableType:
     """The whole table: board, desks, last moves and the status line."""
     return Group(render_board(state), render_desks(state, names, kinds), render_log(names, moves, movers, turns), render_status(state, names))
+
+
+# ---------------------------------------------------------------------------------------------- compact view
+#
+# The compact view fits a standard 80x24 terminal: a grid of cities (with the Coellen table) and a grid of
+# routes (with the end-game counters), four cells to a row, then the desks (one header line and one row per
+# player), the status line and the last moves.  Every line is built here to an exact width, so nothing wraps
+# or is cut with an ellipsis; see :func:`render_compact`.
+
+#: The views ``hansa play`` can draw; ``auto`` picks one from the console size (:func:`choose_view`).
+VIEWS = ("auto", "compact", "full")
+#: The full view needs at least this many columns and lines (its board table alone is ~115 x 30).
+FULL_MIN_WIDTH = 110
+FULL_MIN_HEIGHT = 40
+#: Short labels of the bonus marker types in the compact view (order of ``MARKER_NAMES``).
+COMPACT_MARKERS = ("Ex", "Sw", "+3", "+4", "Im", "Rm")
+#: Short labels of the abilities in the compact view (order of ``ABILITY_NAMES``).
+ABILITY_LABELS = ("Key", "Act", "Priv", "Book", "Bag")
+CONTROL_GLYPH = "»"
+PAWN_GLYPH = "⚑"
+#: Columns of the board grids: 27 cities and the Coellen table in 7 rows, 32 or 34 routes and 2-3 counter
+#: cells in 9 rows, on either board side.
+GRID_COLUMNS = 4
+#: What the compact view's signs mean (``help`` prints it); every line fits 80 columns.
+COMPACT_LEGEND = (
+    f"{TRADER_GLYPH}n {MERCHANT_GLYPH}n  Trader / Merchant of seat n (N neutral); {FREE_GLYPH} free house",
+    f"{SQUARE_OFFICE}w {ROUND_OFFICE}o  free square / round office, privilege w o p b, {COIN_GLYPH} coin; "
+    "extras|printed",
+    f"{CONTROL_GLYPH}n     the seat controlling the city;  ↑Book  the city's ability",
+    f"{MARKER_GLYPH}      bonus marker: Ex extra office, Sw swap, +3 / +4, Im improve, Rm remove 3",
+    "Table  the Coellen table: 7 white, 8 orange, 9 pink, 11 black privilege",
+    f"n/10 full  completed cities;  n{MARKER_GLYPH} left  face-down markers;  E-W  bonus paid to",
+    "Desk   Key Act Priv Book Bag abilities (* track full, C all); Supply, Stock in",
+    "       Traders T / Merchants M; Off offices; Used markers; Markers held (+n new)",
+)
+
+
+def choose_view(width: int, height: int) -> str:
+    """``full`` on a console of at least :data:`FULL_MIN_WIDTH` x :data:`FULL_MIN_HEIGHT`, else ``compact``."""
+    return "full" if width >= FULL_MIN_WIDTH and height >= FULL_MIN_HEIGHT else "compact"
+
+
+def _marker_label(marker: int) -> Text:
+    return Text(MARKER_GLYPH + COMPACT_MARKERS[marker], style="bold cyan")
+
+
+def compact_route_cell(state: GameState, route: int) -> Text:
+    """``GOS-QUE ■1· · ■3 ◆Sw``: the route code, its houses from the first city two cells each (a free house is
+    ``·``), the bonus marker; ``⚑`` after the code marks a route the pawn allows."""
+    r = state.board.routes[route]
+    out = Text(r.code, style="bold")
+    pawn = state.pawn >= 0 and route in state.board.provinces[state.pawn].routes
+    out.append(PAWN_GLYPH if pawn else " ", style="bold")
+    houses = Text()
+    for h in r.houses:
+        code = state.houses[h]
+        houses.append_text(piece_text(code) if code >= 0 else Text(FREE_GLYPH + " ", style="dim"))
+    houses.rstrip()
+    out.append_text(houses)
+    marker = state.route_marker[route]
+    if marker >= 0:
+        out.append(" ")
+        out.append_text(_marker_label(marker))
+    return out
+
+
+def compact_city_cell(state: GameState, city: int) -> Text:
+    """``GRO↑Book ■1|□w$○o »1``: the code (in the controller's colour), the ability, the extra offices (newest
+    first) before ``|``, the printed offices left to right without spaces, and the controlling seat."""
+    c = state.board.cities[city]
+    owner = state.controller(city)
+    out = Text(c.code, style="bold" if owner is None else f"bold {seat_colour(owner)}")
+    if c.ability is not None:
+        out.append(f"↑{ABILITY_LABELS[c.ability]}", style="italic cyan")
+    out.append(" ")
+    for code in state.extras[city]:
+        out.append_text(piece_text(code))
+    if state.extras[city]:
+        out.append("|", style="dim")
+    for i, spec in enumerate(c.offices):
+        out.append_text(office_text(spec, state.offices[c.office_base + i]))
+    if owner is not None:
+        out.append(f" {CONTROL_GLYPH}{seat_label(owner)}", style=f"bold {seat_colour(owner)}")
+    return out
+
+
+def coellen_cell(state: GameState) -> Text:
+    """``Table 7· 8●2 9· 11·``: the Coellen table's spaces (points in their privilege colour) and occupants."""
+    out = Text("Table", style="bold")
+    for i, (points, privilege) in enumerate(state.board.coellen_table):
+        out.append(f" {points}", style=PRIVILEGE_STYLES[privilege - 1])
+        out.append_text(piece_text(state.table[i]))
+    return out
+
+
+def counter_cells(state: GameState) -> list[Text]:
+    """The end-game counters (completed cities, face-down markers), the East-West bonus and the pawn."""
+    board = state.board
+    cells = [Text(f"{state.completed}/{CITIES_TO_END} full, {state.hidden_marker_count()}{MARKER_GLYPH} left", style="bold")]
+    if board.east_west:
+        ew = "-".join(board.cities[c].code for c in board.east_west)
+        cell = Text(f"E-W {ew}: ", style="bold")
+        if state.ew_paid:
+            for i, p in enumerate(state.ew_paid):
+                cell.append(("" if i == 0 else " ") + seat_label(p), style=f"bold {seat_colour(p)}")
+        else:
+            cell.append("-")
+        cells.append(cell)
+    if state.pawn >= 0:
+        cells.append(Text(f"Pawn {board.provinces[state.pawn].code}: {PAWN_GLYPH} routes", style="bold"))
+    return cells
+
+
+def grid_lines(cells: Sequence[Text], columns: int, width: int = 80, max_gap: int = 3) -> list[Text]:
+    """``cells`` in ``columns`` columns filled top to bottom, each column as wide as its widest cell, the
+    columns as far apart (up to ``max_gap`` cells) as ``width`` allows."""
+    rows = max(1, (len(cells) + columns - 1) // columns)
+    widths = [max((cells[i].cell_len for i in range(c * rows, min(len(cells), (c + 1) * rows))), default=0) for c in range(columns)]
+    gap = max(1, min(max_gap, (width - sum(widths)) // max(1, columns - 1)))
+    lines: list[Text] = []
+    for r in range(rows):
+        line = Text(no_wrap=True, overflow="crop", end="")
+        for c in range(columns):
+            i = c * rows + r
+            if i >= len(cells):
+                break
+            if c:
+                line.append(" " * gap)
+            line.append_text(cells[i])
+            if c + 1 < columns and i + rows < len(cells):
+                line.append(" " * (widths[c] - cells[i].cell_len))
+        line.rstrip()
+        lines.append(line)
+    return lines
+
+
+def compact_board_lines(state: GameState, width: int = 80) -> list[Text]:
+    """The board in the compact view: the city grid (with the Coellen table), then the route grid (with the
+    counters), four cells to a row: 16 lines on either side.  A grid that would be wider than ``width`` (it
+    never is in play: its cells leave 4 columns to spare at 80) takes three columns instead."""
+    board = state.board
+    cities = [compact_city_cell(state, c.index) for c in board.cities]
+    if board.coellen_table:
+        cities.append(coellen_cell(state))
+    routes = [compact_route_cell(state, r.index) for r in board.routes] + counter_cells(state)
+    out: list[Text] = []
+    for cells in (cities, routes):
+        for columns in range(GRID_COLUMNS, 0, -1):
+            lines = grid_lines(cells, columns, width)
+            if columns == 1 or max(line.cell_len for line in lines) <= width:
+                break
+        out += lines
+    return out
+
+
+def _markers_text(state: GameState, seat: int) -> Text:
+    """Held bonus markers (``Sw×2 +3``), then ``(+n)`` for markers drawn this turn and waiting to be placed."""
+    counts: dict[int, int] = {}
+    for m in state.markers[seat]:
+        counts[m] = counts.get(m, 0) + 1
+    out = Text(" ".join(COMPACT_MARKERS[m] + (f"×{n}" if n > 1 else "") for m, n in sorted(counts.items())) or "-")
+    if state.plate[seat]:
+        out.append(f" (+{len(state.plate[seat])})", style="yellow")
+    return out
+
+
+def _compact_track(state: GameState, seat: int, ability: int) -> Text:
+    value = state.ability_value(seat, ability)
+    if ability == PRIVILEGE:
+        text = Text(PRIVILEGE_COLOURS[value - 1][0], style=PRIVILEGE_STYLES[value - 1])
+    else:
+        text = Text("C" if value == BAGS_ALL else str(value))
+    if state.ability_level(seat, ability) == len(ABILITY_VALUES[ability]) - 1:
+        text.append("*", style="bold green")
+    return text
+
+
+def compact_desk_lines(state: GameState, names: Sequence[str], width: int = 80) -> list[Text]:
+    """The desks in the compact view: a header line and one line per player (``▶`` = the active player), with
+    the columns ``Key Act Priv Book Bag`` (privilege as w/o/p/b, ``*`` = track full), supply and stock,
+    offices, score and bonus markers.  A name is cut (never with an ellipsis) only when a line would
+    otherwise be wider than ``width``."""
+    header = ["", "#", "Name", *ABILITY_LABELS, "Supply", "Stock", "Off", "Score", "Used", "Markers"]
+    right = {1, 10, 11, 12}  # right-aligned columns: seat, offices, score, used markers
+    centred = {3, 4, 5, 6, 7}  # the abilities
+    rows: list[list[Text]] = []
+    for p in range(state.players):
+        rows.append(
+            [
+                Text("▶" if p == state.current and not state.is_over else ""),
+                Text(seat_label(p)),
+                player_name(names, p),
+                *(_compact_track(state, p, a) for a in (KEYS, ACTIONS, PRIVILEGE, BOOK, BAGS)),
+                Text(f"{state.sup_t[p]}T {state.sup_m[p]}M"),
+                Text(f"{state.stk_t[p]}T {state.stk_m[p]}M"),
+                Text(str(state.office_count(p))),
+                Text(str(state.score[p]), style="bold"),
+                Text(str(len(state.used_markers[p]))),
+                _markers_text(state, p),
+            ]
+        )
+    widths = [max(len(header[i]), *(row[i].cell_len for row in rows)) for i in range(len(header))]
+    widths[0] = 1
+    excess = sum(widths) + len(widths) - 1 - width
+    if excess > 0:  # long names: cut them (never below 8 cells, then never below 3), then the markers
+        cut = min(excess, max(0, widths[2] - 8))
+        cut += min(excess - cut, max(0, widths[2] - cut - 3))
+        widths[2] -= cut
+        widths[-1] = max(1, widths[-1] - (excess - cut))
+    lines: list[Text] = []
+    for cells in [[Text(h, style="bold") for h in header], *rows]:
+        line = Text(no_wrap=True, overflow="crop", end="")
+        for i, cell in enumerate(cells):
+            if i:
+                line.append(" ")
+            if cell.cell_len > widths[i]:
+                cell = cell.copy()
+                cell.truncate(widths[i], overflow="crop")
+            pad = " " * (widths[i] - cell.cell_len)
+            if i in centred:
+                half = (widths[i] - cell.cell_len) // 2
+                line.append(" " * half)
+                line.append_text(cell)
+                line.append(" " * (widths[i] - cell.cell_len - half))
+            elif i in right:
+                line.append(pad)
+                line.append_text(cell)
+            elif i + 1 < len(cells):
+                line.append_text(cell)
+                line.append(pad)
+            else:
+                line.append_text(cell)
+        line.rstrip()
+        lines.append(line)
+    return lines
+
+
+_SHORT_PHASE = {
+    Phase.ACTIONS: "actions",
+    Phase.MOVE: "Move (lift/drop)",
+    Phase.RELOCATE: "relocating",
+    Phase.REMOVE: "Remove 3",
+    Phase.MARKERS: "placing markers",
+    Phase.PAWN_SETUP: "placing the pawn",
+    Phase.PAWN_END: "free pawn move",
+    Phase.NEUTRAL_OFFICE: "neutral claim: city",
+    Phase.OVER: "game over",
+}
+
+
+def compact_status(state: GameState, names: Sequence[str], width: int = 80, short: bool = False) -> Text:
+    """The status line (:func:`render_status`), in shorter words when it would not fit in ``width`` or when
+    ``short`` is true (``T12 Ann: actions 2/3 left``)."""
+    full = render_status(state, names)
+    if (full.cell_len <= width and not short) or state.is_over:
+        full.truncate(width, overflow="crop")
+        return full
+    out = Text(f"T{state.turn} ", style="bold")
+    out.append_text(player_name(names, state.current))
+    out.append(f": {_SHORT_PHASE[state.phase]}")
+    if state.phase in (Phase.ACTIONS, Phase.MOVE, Phase.REMOVE):
+        out.append(f" {state.actions_left()}/{state.allowance()} left")
+    if state.phase == Phase.REMOVE:
+        out.append(f", remove {state.rm_left}")
+    if state.decider != state.current:
+        out.append(", decides: ")
+        out.append_text(player_name(names, state.decider))
+    if state.hand:
+        out.append(", hand " + " ".join("TM"[k] for k in state.hand))
+    if state.phase == Phase.MARKERS:
+        out.append(f", plate {len(state.plate[state.current])}")
+    out.truncate(width, overflow="crop")
+    return out
+
+
+def _pack_moves(
+    prefix: Text, names: Sequence[str], items: Sequence[tuple[int, int, Move]], lines: int, width: int
+) -> list[Text] | None:
+    """``prefix`` then the moves ``items`` (``(turn, mover, move)``, oldest first) in at most ``lines`` lines
+    of ``width`` cells, or None if they do not fit.  A run of moves of one player in one turn reads
+    ``t12 Ann place T GRO-EMD:1, income 3T``; runs are `` · ``-separated; a move is never split."""
+    out = [prefix.copy()]
+    filled = False  # the last line holds a move already
+    previous: tuple[int, int] | None = None
+    for turn, mover, move in items:
+        for attempt in (0, 1):
+            line = out[-1]
+            same = filled and previous == (turn, mover)
+            piece = Text(move.text())
+            if not same:
+                head = Text(f"t{turn} ", style="dim")
+                head.append_text(player_name(names, mover))
+                head.append(" ")
+                piece = head + piece
+            gap = ", " if same else (" · " if filled else "")
+            if line.cell_len + len(gap) + piece.cell_len <= width:
+                line.append(gap, style="dim")
+                line.append_text(piece)
+                filled = True
+                break
+            if attempt or len(out) == lines:
+                return None
+            out.append(Text())
+            filled = False
+        previous = (turn, mover)
+    return out
+
+
+def compact_log_lines(
+    names: Sequence[str],
+    moves: Sequence[Move],
+    movers: Sequence[int],
+    turns: Sequence[int],
+    lines: int,
+    width: int = 80,
+    prefix: Text | None = None,
+) -> list[Text]:
+    """As many of the last moves as fit, oldest first, in at most ``lines`` lines of ``width`` cells, after
+    ``prefix`` (default ``Last:``) on the first line (see :func:`_pack_moves`)."""
+    if lines <= 0:
+        return []
+    start = prefix.copy() if prefix is not None else Text("Last: ", style="dim")
+    if not moves:
+        if prefix is None:
+            start.append("no moves yet", style="dim")
+        return [start]
+    best = [start]
+    for count in range(1, len(moves) + 1):
+        items = [(turns[i], movers[i], moves[i]) for i in range(len(moves) - count, len(moves))]
+        packed = _pack_moves(start, names, items, lines, width)
+        if packed is None:
+            break
+        best = packed
+    for line in best:
+        line.no_wrap, line.overflow, line.end = True, "crop", ""
+    return best
+
+
+def compact_fixed_lines(state: GameState, width: int = 80) -> int:
+    """Lines of the compact view without the last moves: board (16), desks (header + one per player), status."""
+    return len(compact_board_lines(state, width)) + state.players + 1 + 1
+
+
+def _short_end(trigger: str) -> str:
+    return {"score": f"{WIN_SCORE} points reached", "markers": "no marker left", "cities": f"{CITIES_TO_END} cities full"}.get(
+        trigger, trigger
+    )
+
+
+def render_compact(
+    state: GameState,
+    names: Sequence[str],
+    moves: Sequence[Move] = (),
+    movers: Sequence[int] = (),
+    turns: Sequence[int] = (),
+    *,
+    width: int = 80,
+    height: int = 23,
+    hint: str = "",
+    max_log: int = 3,
+) -> Group:
+    """The whole table in at most ``height`` lines (at least :func:`compact_fixed_lines`) of at most ``width``
+    cells (at least 80): the board grids, the desks, the status line (with ``hint`` at its end when it fits)
+    and the last moves (up to ``max_log`` lines, as many as the height leaves; with no line left they follow
+    the status on its line)."""
+    lines = compact_board_lines(state, width) + compact_desk_lines(state, names, width)
+    if state.is_over:
+        status = Text(f"Turn {state.turn}: game over", style="bold")
+        if state.end_triggers:
+            status.append(" (" + "; ".join(_short_end(t) for t in state.end_triggers) + ")")
+    else:
+        status = compact_status(state, names, width)
+    room = height - len(lines) - 1
+    if room <= 0:  # the last moves follow the status on its line, in short words if that makes room for one
+        status.append(" │ ", style="dim")
+        merged = compact_log_lines(names, moves, movers, turns, 1, width, prefix=status)
+        if moves and merged[0].cell_len == status.cell_len and not state.is_over:
+            status = compact_status(state, names, width, short=True)
+            status.append(" │ ", style="dim")
+            merged = compact_log_lines(names, moves, movers, turns, 1, width, prefix=status)
+        if merged[0].cell_len == status.cell_len:
+            merged[0].right_crop(3)
+        lines += merged
+    else:
+        if hint and status.cell_len + 3 + len(hint) <= width:
+            status.append(" · " + hint, style="dim")
+        lines.append(status)
+        lines += compact_log_lines(names, moves, movers, turns, min(room, max_log), width)
+    for line in lines:
+        line.no_wrap, line.overflow, line.end = True, "crop", "\n"
+    return Group(*lines)
