@@ -192,7 +192,7 @@ def refuse(state: GameState, move: Any, player: int | None = None, error: type[E
     assert snapshot(state, ALL_FIELDS) == before
 
 
-# Fixture G (RULES.md §7): cities P, Q, R, S, T, U, V; r0 = P-Q[3], r1 = Q-R[2], r2 = P-S[2], r3 = R-T[3],
+# Fixture G (docs/rule-scenarios.md §7): cities P, Q, R, S, T, U, V; r0 = P-Q[3], r1 = Q-R[2], r2 = P-S[2], r3 = R-T[3],
 # r4 = S-U[2], r5 = T-V[2].  Distances from r0: r1, r2 = 1; r3, r4 = 2; r5 = 3.
 # Fixture K (city row): city K with k1 square white (coin), k2 round white, k3 square orange, k4 square pink.
 # K hangs off V by V-K[3] and K-Y[2] (distance 4 and 5 from r0), so Fixture K never disturbs Fixture G distances.

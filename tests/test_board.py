@@ -1,4 +1,4 @@
-"""Board data: both sides equal the verified facts of shared/boards.json; derived tables are right."""
+"""Board data: both sides equal the verified facts of the reference board facts (tests/fixtures/boards.json, checked against ../shared when present); derived tables are right."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_counts(side: str, routes: int, houses: int, offices: int, coins: int) -
     assert b.house_count == houses
     assert b.office_count == offices
     assert sum(o.coin for c in b.cities for o in c.offices) == coins
-    # coin offices sit in as many different cities as there are coins (RULES.md §1.2)
+    # coin offices sit in as many different cities as there are coins (docs/rules.md §1.2)
     assert sum(any(o.coin for o in c.offices) for c in b.cities) == coins
 
 
@@ -73,7 +73,7 @@ def test_four_five_side_extra_routes() -> None:
 
 @pytest.mark.parametrize("side", ["2-3", "4-5"])
 def test_distance_rings(side: str) -> None:
-    """Rings are a partition of the other routes by BFS distance in the route graph (RULES.md §0)."""
+    """Rings are a partition of the other routes by BFS distance in the route graph (docs/rules.md §0)."""
     b = load_board(side)
     for r in b.routes:
         seen = [x for ring in b.rings[r.index] for x in ring]

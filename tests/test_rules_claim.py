@@ -1,4 +1,4 @@
-"""Focused rule tests for RULES.md §7.7 (claim steps a and b, scenarios 51-60) and §7.8 (claim step c and
+"""Focused rule tests for docs/rule-scenarios.md §7.7 (claim steps a and b, scenarios 51-60) and §7.8 (claim step c and
 office placement, scenarios 61-76).
 
 Fixture K scenarios use ``support.fixture_board()``: city K (k1 square white coin, k2 round white, k3 square

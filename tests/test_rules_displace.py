@@ -1,4 +1,4 @@
-"""Focused rule tests for RULES.md §7.5 (Displace and relocation, scenarios 25-44).
+"""Focused rule tests for docs/rule-scenarios.md §7.5 (Displace and relocation, scenarios 25-44).
 
 Fixture G: r0 = P-Q[3], r1 = Q-R[2], r2 = P-S[2], r3 = R-T[3], r4 = S-U[2], r5 = T-V[2];
 distances from r0: r1, r2 = 1; r3, r4 = 2; r5 = 3 (V-K and K-Y are further out).

@@ -1,4 +1,4 @@
-"""Focused rule tests for RULES.md §7.9 (East-West bonus, scenarios 77-81), on the real board.
+"""Focused rule tests for docs/rule-scenarios.md §7.9 (East-West bonus, scenarios 77-81), on the real board.
 
 The chain used is Arnheim - Muenster - Minden - Braunschweig - Stendal (routes ARN-MUN, MUN-MIN, MIN-BRA,
 STE-BRA); the office that closes it is usually established in Stendal by claiming Stendal-Magdeburg.

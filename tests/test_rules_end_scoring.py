@@ -1,4 +1,4 @@
-"""Focused rule tests for RULES.md §7.12 (game end, scenarios 106-113) and §7.13 (final scoring, 114-121).
+"""Focused rule tests for docs/rule-scenarios.md §7.12 (game end, scenarios 106-113) and §7.13 (final scoring, 114-121).
 
 Scenarios 106-108 need an office that is at once a coin office, the last free office of a city and the link
 that closes the East-West chain.  No city of either printed side is all three (every coin city is a dead end

@@ -1,4 +1,4 @@
-"""Focused rule tests for RULES.md §7.3 (Income, scenarios 15-19) and §7.4 (Place, scenarios 20-24)."""
+"""Focused rule tests for docs/rule-scenarios.md §7.3 (Income, scenarios 15-19) and §7.4 (Place, scenarios 20-24)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Focused rule tests for RULES.md §7.10 (bonus markers, scenarios 82-100) and §7.11 (replacement markers,
+"""Focused rule tests for docs/rule-scenarios.md §7.10 (bonus markers, scenarios 82-100) and §7.11 (replacement markers,
 scenarios 101-105).
 
 Most positions use the fixture board (no taverns, so no marker lies on a route unless a test puts one there);

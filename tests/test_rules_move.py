@@ -1,4 +1,4 @@
-"""Focused rule tests for RULES.md §7.6 (Move action, scenarios 45-50) on Fixture G.
+"""Focused rule tests for docs/rule-scenarios.md §7.6 (Move action, scenarios 45-50) on Fixture G.
 
 Fixture G: r0 = P-Q[3], r1 = Q-R[2], r2 = P-S[2], r3 = R-T[3], r4 = S-U[2], r5 = T-V[2].
 """

@@ -1,4 +1,4 @@
-"""Focused rule tests for RULES.md §7.1 (setup, scenarios 1-7) and §7.2 (turn and allowance, scenarios 8-14)."""
+"""Focused rule tests for docs/rule-scenarios.md §7.1 (setup, scenarios 1-7) and §7.2 (turn and allowance, scenarios 8-14)."""
 
 from __future__ import annotations
 

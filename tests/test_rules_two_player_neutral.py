@@ -1,8 +1,8 @@
-"""Focused rule tests for RULES.md §5.A / §7.14 (two-player variant A, neutral traders, scenarios 122-128) and the
-open questions Q-2P-1 .. Q-2P-6 and Q-2P-10 of §8, on the real 2-3 board.
+"""Focused rule tests for docs/rules.md §5.A / docs/rule-scenarios.md §7.14 (two-player variant A, neutral traders,
+scenarios 122-128) and the open questions Q-2P-1 .. Q-2P-6 and Q-2P-10 of docs/rules-decisions.md, on the real 2-3 board.
 
 Setup (default options) puts one neutral Trader on the middle house of GRO-EMD, STA-HAM, LUB-HAM, GOE-QUE,
-HAL-QUE, COE-WAR and the three tavern routes OSN-BRE, LUN-PER, GOS-HIL (RULES.md Appendix A).
+HAL-QUE, COE-WAR and the three tavern routes OSN-BRE, LUN-PER, GOS-HIL (docs/rules.md §A).
 Most neutral claims are built around Arnheim-Duisburg (ARN-DUI[3]), whose distance-1 routes are KAM-ARN,
 ARN-MUN and DUI-DOR[2].
 """
@@ -368,7 +368,7 @@ def test_s128_claim_next_to_neutral_controlled_city():
     assert office_owners(state, "DOR") == [N, FREE]
 
 
-# ---------------------------------------------------------------------------------------------- §8 Q-2P (variant A)
+# ---------------------------------------------------------------------------------------------- Q-2P (docs/rules-decisions.md) (variant A)
 
 
 def test_q2p_1_real_controllers_score_on_neutral_claim():

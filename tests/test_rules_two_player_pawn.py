@@ -1,5 +1,5 @@
-"""Focused rule tests for RULES.md §5.B / §7.15 (two-player variant B, pawn and border guards, scenarios
-129-134) and the open questions Q-2P-8 and Q-2P-9 of §8, on the real 2-3 board.
+"""Focused rule tests for docs/rules.md §5.B / docs/rule-scenarios.md §7.15 (two-player variant B, pawn and border
+guards, scenarios 129-134) and the open questions Q-2P-8 and Q-2P-9 of docs/rules-decisions.md, on the real 2-3 board.
 
 Province facts are taken from the shared boards.json (or its vendored copy tests/fixtures/boards.json) (``provinces_2p_pawn_variant``), independently of
 the engine's copy.  Most positions start with the pawn in P05 (Bremen-Hamburg-Lueneburg-Hannover: routes BRE-HAM,
@@ -262,7 +262,7 @@ def test_s134_one_free_move_per_turn_by_default():
     assert pawn_code(both) == "P06" and both.current == B and both.phase == Phase.ACTIONS
 
 
-# ---------------------------------------------------------------------------------------------- §8 Q-2P (variant B)
+# ---------------------------------------------------------------------------------------------- Q-2P (docs/rules-decisions.md) (variant B)
 
 
 def test_q2p_8_one_free_move_paid_to_any_province():

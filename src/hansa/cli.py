@@ -32,7 +32,7 @@ def _fail(message: str) -> None:
 @app.command()
 def board(
     players: Annotated[int, typer.Option("--players", "-p", help="Player count (2-5) selecting the board side.")] = 4,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the side in the schema of shared/boards.json.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the side in the schema of tests/fixtures/boards.json (one side).")] = False,
 ) -> None:
     """Show the board side used by PLAYERS players."""
     try:

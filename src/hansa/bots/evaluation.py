@@ -176,7 +176,7 @@ def _office_facts(state: GameState) -> _Facts:
 
 
 def largest_network(state: GameState, held: dict[int, int]) -> int:
-    """Offices in the largest connected group of cities of ``held`` (``{city: offices}``, RULES.md §2.8.2)."""
+    """Offices in the largest connected group of cities of ``held`` (``{city: offices}``, docs/rules.md §2.8.2)."""
     cities = state.board.cities
     seen: set[int] = set()
     best = 0
@@ -199,7 +199,7 @@ def largest_network(state: GameState, held: dict[int, int]) -> int:
 
 
 def final_now(state: GameState, p: int) -> float:
-    """Final score of seat ``p`` if the game ended now (RULES.md §4.3)."""
+    """Final score of seat ``p`` if the game ended now (docs/rules.md §4.3)."""
     return _final(state, p, _office_facts(state))
 
 

@@ -1,4 +1,4 @@
-"""Immutable board topology loaded from the package's data files (RULES.md Appendix A).
+"""Immutable board topology loaded from the package's data files (docs/rules.md §A).
 
 A :class:`Board` holds the cities (printed offices left to right), routes with their houses, taverns, the
 Coellen table, the East-West cities, and precomputed route-distance rings used by displacement.  Every
@@ -74,7 +74,7 @@ class Route:
 
 @dataclass(frozen=True, slots=True)
 class Province:
-    """A province of the two-player pawn variant (RULES.md §5.B)."""
+    """A province of the two-player pawn variant (docs/rules.md §5.B)."""
 
     index: int
     code: str
@@ -312,7 +312,7 @@ class Board:
 
 
 def side_for_players(players: int) -> str:
-    """Board side used by a player count (RULES.md §1.2)."""
+    """Board side used by a player count (docs/rules.md §1.2)."""
     if players in (2, 3):
         return "2-3"
     if players in (4, 5):

@@ -1,4 +1,4 @@
-"""Fixed numbers of the game (RULES.md §1, §4): pieces, ability tracks, bonus markers, scoring tables."""
+"""Fixed numbers of the game (docs/rules.md §1, §4): pieces, ability tracks, bonus markers, scoring tables."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ NEUTRAL: Final = 5
 TRADERS_PER_PLAYER: Final = 27
 MERCHANTS_PER_PLAYER: Final = 4
 
-# Abilities (RULES.md §1.3), in the order of the player board.
+# Abilities (docs/rules.md §1.3), in the order of the player board.
 KEYS: Final = 0  # Clavis Urbis
 ACTIONS: Final = 1  # Actiones
 PRIVILEGE: Final = 2  # Privilegium
@@ -44,7 +44,7 @@ TRACK_MERCHANTS: Final = ABILITY_MAX[BOOK]  # 3
 # Privilege colours, rank 1..4.
 PRIVILEGE_COLOURS: Final = ("white", "orange", "pink", "black")
 
-# Bonus marker types (RULES.md §3.3).
+# Bonus marker types (docs/rules.md §3.3).
 EXTRA_OFFICE: Final = 0
 SWAP_OFFICES: Final = 1
 PLUS3: Final = 2
@@ -60,7 +60,7 @@ MARKER_TITLES: Final = (
     "Improve ability",
     "Remove 3",
 )
-#: The three starting (tavern) markers, RULES.md §1.5.
+#: The three starting (tavern) markers, docs/rules.md §1.5.
 TAVERN_MARKERS: Final = (REMOVE3, SWAP_OFFICES, EXTRA_OFFICE)
 
 #: Face-down supply after the taverns for each preset: counts per marker type (extra, swap, +3, +4, improve, remove).
@@ -86,7 +86,7 @@ MARKER_POINTS: Final = (0, 1, 3, 3, 6, 6, 10, 10, 15, 15, 21)
 
 
 def marker_points(count: int) -> int:
-    """Points for holding ``count`` bonus markers at the end of the game (RULES.md §4.3)."""
+    """Points for holding ``count`` bonus markers at the end of the game (docs/rules.md §4.3)."""
     return MARKER_POINTS[min(count, 10)]
 
 

@@ -8,7 +8,7 @@ class HansaError(Exception):
 
 
 class IllegalMoveError(HansaError):
-    """The move is well formed but the rules forbid it now.  ``rule`` names the RULES.md section."""
+    """The move is well formed but the rules forbid it now.  ``rule`` names the docs/rules.md section."""
 
     def __init__(self, message: str, rule: str = "") -> None:
         self.rule = rule

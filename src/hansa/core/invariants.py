@@ -20,7 +20,7 @@ def check_invariants(state: GameState, previous_scores: list[int] | None = None)
     * every bonus marker is somewhere: board, plates, players (unused or used), face-down supply, or discarded;
     * exactly one player must decide while the game runs;
     * two-player neutral variant: no route is filled with neutral pieces alone outside a neutral claim in
-      progress (such a route is claimed at once, RULES.md §5.A; left standing it would be blocked for ever).
+      progress (such a route is claimed at once, docs/rules.md §5.A; left standing it would be blocked for ever).
     """
     board = state.board
     for p, got in enumerate(state.census()):
@@ -79,8 +79,8 @@ def check_invariants(state: GameState, previous_scores: list[int] | None = None)
 
 
 def check_turn_start(state: GameState) -> None:
-    """At the start of every turn of a running game exactly 3 bonus markers lie on the board (RULES.md §1.6),
-    unless a replacement could not be placed and waits on a plate (RULES.md §3.4 [REC])."""
+    """At the start of every turn of a running game exactly 3 bonus markers lie on the board (docs/rules.md §1.6),
+    unless a replacement could not be placed and waits on a plate (docs/rules.md §3.4 [REC])."""
     if state.is_over or state.phase != Phase.ACTIONS or state.actions_used:
         return
     on_board = state.markers_on_board()

@@ -1,4 +1,4 @@
-"""Legal-move generation: every decision the deciding seat may take now (RULES.md §2-§5)."""
+"""Legal-move generation: every decision the deciding seat may take now (docs/rules.md §2-§5)."""
 
 from __future__ import annotations
 
@@ -308,7 +308,7 @@ class MoveGenerator(Position):
         return out
 
     def _extra_options(self) -> list[Move]:
-        """Ways the displaced owner may take one more extra piece into hand (RULES.md §2.4.3.2)."""
+        """Ways the displaced owner may take one more extra piece into hand (docs/rules.md §2.4, step 3.2)."""
         if self.rl_extras <= 0:
             return []
         b = self.rl_owner
@@ -351,7 +351,7 @@ class MoveGenerator(Position):
         return out
 
     def _marker_routes(self) -> list[int]:
-        """Routes that may take a replacement marker now (RULES.md §3.4)."""
+        """Routes that may take a replacement marker now (docs/rules.md §3.4)."""
         ok = self._marker_route_ok
         return [r for r in range(len(self.board.routes)) if ok(r)]
 
@@ -362,7 +362,7 @@ class MoveGenerator(Position):
 
     def _marker_route_ok(self, r: int) -> bool:
         """May route ``r`` take a replacement marker now: no marker, empty, and a city beside it with an office
-        (or, under the ``freeOffice`` option, a free office) (RULES.md §3.4)?"""
+        (or, under the ``freeOffice`` option, a free office) (docs/rules.md §3.4)?"""
         route = self.board.routes[r]
         if self.route_marker[r] >= 0 or self.route_free[r] != route.spaces:
             return False
@@ -374,7 +374,7 @@ class MoveGenerator(Position):
         return any(filled[c] or extras[c] for c in route.cities)
 
     def _pawn_options(self, paid: bool) -> list[Move]:
-        """Pawn moves: paid to any other province, free across 1 or 2 borders (RULES.md §5.B)."""
+        """Pawn moves: paid to any other province, free across 1 or 2 borders (docs/rules.md §5.B)."""
         moves = self._mt.pawn[paid]
         if paid:
             return [m for i, m in enumerate(moves) if i != self.pawn]

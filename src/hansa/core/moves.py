@@ -60,7 +60,7 @@ def _field_names(cls: type) -> tuple[str, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Income(Move):
-    """Action: move ``traders`` + ``merchants`` pieces from stock to supply (RULES.md §2.2)."""
+    """Action: move ``traders`` + ``merchants`` pieces from stock to supply (docs/rules.md §2.2)."""
 
     type: ClassVar[str] = "income"
     traders: int
@@ -145,7 +145,7 @@ class Claim(Move):
 
 @dataclass(frozen=True, slots=True)
 class Relocate(Move):
-    """Displaced player: put a ``piece`` from hand (the displaced piece or an extra) on ``house`` (§2.4.3)."""
+    """Displaced player: put a ``piece`` from hand (the displaced piece or an extra) on ``house`` (§2.4, step 3)."""
 
     type: ClassVar[str] = "relocate"
     house: str

@@ -1,8 +1,8 @@
-"""Typed, validated game options (RULES.md §6, option catalogue).
+"""Typed, validated game options (docs/rules.md §6, option catalogue).
 
 Every option has the documented default.  ``GameOptions.from_dict`` rejects unknown names and invalid
 values with an :class:`~hansa.core.errors.InvalidOptionError` naming the option and the allowed values.
-The camelCase names of RULES.md (``markerSet`` ...) are accepted as aliases of the snake_case fields.
+The camelCase names of docs/rules.md (``markerSet`` ...) are accepted as aliases of the snake_case fields.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ PawnFreeMoves = Literal["once", "beforeAndAfter"]
 
 @dataclass(frozen=True, slots=True)
 class GameOptions:
-    """The rule switches of RULES.md §6.  Field names are the snake_case forms of ``opt.<name>``."""
+    """The rule switches of docs/rules.md §6.  Field names are the snake_case forms of ``opt.<name>``."""
 
     marker_set: MarkerSet = "IT4"
     marker_city_rule: MarkerCityRule = "freeOffice"

@@ -148,7 +148,7 @@ class Position:
         start_player: int | None = None,
         board: Board | None = None,
     ) -> Self:
-        """Set up a new game (RULES.md §1.6) for ``players`` (2-5) from ``seed``.
+        """Set up a new game (docs/rules.md §1.6) for ``players`` (2-5) from ``seed``.
 
         The seed decides the start player (unless ``start_player`` is given), which starting marker lies on
         which tavern, and the order of the face-down marker supply.  The same seed and moves always give the
@@ -222,7 +222,7 @@ class Position:
         return self
 
     def _setup_two_players(self) -> None:
-        """RULES.md §5: variant A puts neutral Traders on the board; variant B waits for the pawn."""
+        """docs/rules.md §5: variant A puts neutral Traders on the board; variant B waits for the pawn."""
         if self.options.two_player_variant == "pawn":
             if not self.board.provinces:
                 raise InvalidOptionError("the pawn variant needs a board with provinces (the 2-3 side)")
@@ -234,7 +234,7 @@ class Position:
 
     @property
     def neutral_variant(self) -> bool:
-        """True in a two-player game with neutral traders (RULES.md §5.A)."""
+        """True in a two-player game with neutral traders (docs/rules.md §5.A)."""
         return self.players == 2 and self.options.two_player_variant == "neutral"
 
     def _neutral_setup_route(self, r: int) -> bool:
@@ -502,7 +502,7 @@ class Position:
         return ABILITY_VALUES[ability][self.levels[player * 5 + ability]]
 
     def allowance(self) -> int:
-        """Actions the active player may take this turn (Actions value + bonus actions), RULES.md §2.1."""
+        """Actions the active player may take this turn (Actions value + bonus actions), docs/rules.md §2.1."""
         return _ACTION_VALUES[self.levels[self.current * 5 + ACTIONS]] + self.bonus_actions
 
     def actions_left(self) -> int:
@@ -520,7 +520,7 @@ class Position:
         return [code >> 1 if code >= 0 else -1 for code in self.offices[c.office_base : c.office_base + len(c.offices)]]
 
     def controller(self, city: int) -> int | None:
-        """The owner controlling ``city`` (RULES.md §2.8.1), or ``None`` when it has no office."""
+        """The owner controlling ``city`` (docs/rules.md §2.8.1), or ``None`` when it has no office."""
         counts: dict[int, int] = {}
         last: dict[int, int] = {}
         pos = 0
@@ -560,7 +560,7 @@ class Position:
         return per_city
 
     def network_components(self, player: int) -> list[tuple[list[int], int]]:
-        """Components of ``player``'s office graph (RULES.md §2.8.2): ``(cities, office count)`` each."""
+        """Components of ``player``'s office graph (docs/rules.md §2.8.2): ``(cities, office count)`` each."""
         per_city = self.cities_with_office(player)
         seen = [False] * len(per_city)
         out = []

@@ -1,4 +1,4 @@
-"""Final scoring (RULES.md §4.3) and the winner with the configured tie-break (§4.4)."""
+"""Final scoring (docs/rules.md §4.3) and the winner with the configured tie-break (§4.4)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ CATEGORIES = ("in_game", "abilities", "markers", "coellen", "control", "network"
 
 @dataclass(frozen=True, slots=True)
 class ScoreBreakdown:
-    """One player's final score by category (RULES.md §4.3)."""
+    """One player's final score by category (docs/rules.md §4.3)."""
 
     player: int
     in_game: int

@@ -1,4 +1,4 @@
-"""The game state and the rules: setup, legal moves, and applying moves (RULES.md §1-§4).
+"""The game state and the rules: setup, legal moves, and applying moves (docs/rules.md §1-§4).
 
 :class:`GameState` is a position plus whose decision it is.  At every point exactly one player must decide
 (:attr:`GameState.decider`): the active player, or the owner of a displaced piece while relocating it.
@@ -218,7 +218,7 @@ class GameState(MoveGenerator):
         self.actions_used += 1
         owner = code >> 1
         if self.free_total - self.route_free[r] <= 0:
-            # RULES.md §2.4.3.5 [REC]: nowhere to go -> the displaced piece goes to its owner's stock.
+            # docs/rules.md §2.4, step 3.5: nowhere to go -> the displaced piece goes to its owner's stock.
             if owner != NEUTRAL:
                 (self.stk_m if code & 1 else self.stk_t)[owner] += 1
             self._after_action()
@@ -231,7 +231,7 @@ class GameState(MoveGenerator):
         self._begin_relocation()
 
     def _begin_relocation(self) -> None:
-        """A displaced neutral Trader brings one more neutral Trader from the pool (RULES.md §5.A)."""
+        """A displaced neutral Trader brings one more neutral Trader from the pool (docs/rules.md §5.A)."""
         if self.rl_owner != NEUTRAL:
             return
         self.rl_extras = 1
@@ -304,7 +304,7 @@ class GameState(MoveGenerator):
         self._after_action()
 
     def _check_benefit(self, p: int, r: int, move: Claim) -> tuple[str, int, int]:
-        """Validate the claim's benefit (RULES.md §2.6 c); return ``(benefit, city or space, piece kind)``."""
+        """Validate the claim's benefit (docs/rules.md §2.6 c); return ``(benefit, city or space, piece kind)``."""
         board = self.board
         route = board.routes[r]
         benefit = move.benefit
@@ -421,7 +421,7 @@ class GameState(MoveGenerator):
             self.table[target] = code
 
     def _establish(self, owner: int, c: int, code: int) -> None:
-        """Put ``code`` on the leftmost free printed office of city ``c`` (RULES.md §2.7 steps 4-7)."""
+        """Put ``code`` on the leftmost free printed office of city ``c`` (docs/rules.md §2.7 steps 4-7)."""
         city = self.board.cities[c]
         filled = self.city_filled[c]
         self.offices[city.office_base + filled] = code
@@ -497,7 +497,7 @@ class GameState(MoveGenerator):
 
     def _neutral_claim_check(self, r: int) -> None:
         """After a neutral piece was put on route ``r`` (relocated, or shifted by Move 3): a route whose every house
-        holds a neutral piece is claimed at once (RULES.md §5.A)."""
+        holds a neutral piece is claimed at once (docs/rules.md §5.A)."""
         if self.route_free[r]:
             return
         neutral = NEUTRAL * 2
@@ -716,7 +716,7 @@ class GameState(MoveGenerator):
         self._vacate(h)
         self._occupy(to, code)
         self.rm_left -= 1
-        if code >> 1 == NEUTRAL:  # a shifted neutral piece may fill its new route (RULES.md §5.A)
+        if code >> 1 == NEUTRAL:  # a shifted neutral piece may fill its new route (docs/rules.md §5.A)
             self._neutral_claim_check(self.board.house_route[to])
         self._remove_progress()
 
@@ -729,14 +729,14 @@ class GameState(MoveGenerator):
     def _finish_remove(self) -> None:
         self.phase = Phase.ACTIONS
         self.rm_left = 0
-        # A neutral claim caused by a shift may have raised a game-end trigger (RULES.md §5.A 5); otherwise none
+        # A neutral claim caused by a shift may have raised a game-end trigger (docs/rules.md §5.A 5); otherwise none
         # can hold between actions and this only ends the turn when nothing is left to do.
         self._after_action()
 
     # -- end of action / turn / game
 
     def _after_action(self) -> None:
-        """Called when an action is completely resolved: game-end check (RULES.md §4.2), then auto end of turn."""
+        """Called when an action is completely resolved: game-end check (docs/rules.md §4.2), then auto end of turn."""
         if self._t2 or self.completed >= CITIES_TO_END or max(self.score) >= WIN_SCORE:
             triggers = []
             if max(self.score) >= WIN_SCORE:

@@ -11,7 +11,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 LANGUAGES = ("en", "pt", "it", "es", "cs")
-_NUMBER = re.compile(r"^\s*§?\s*((?:\d+|[A-Z])(?:\.\d+)*)[.)]?\s")
+_NUMBER = re.compile(r"^\s*§?\s*((?:\d+|[A-Z])(?:\.(?:\d+|[A-Z]))*)[.)]?\s")
 
 
 def section_id(title: str) -> str:

@@ -1,0 +1,371 @@
+// The rules page (/rules): the rules the engine implements, from GET /api/rules/{lang}, with a table of contents,
+// a language chooser (?lang=, else localStorage "hansa.lang", else the browser's languages, else English), anchors
+// (/rules#s2-6 scrolls to §2.6 and highlights it) and both board sides drawn by BoardView without pieces.
+//
+// The rules HTML comes from this server's own package data, rendered by markdown-it with raw HTML disabled: it is
+// trusted and inserted as HTML.  Everything else is built with textContent (dom.js).
+
+import { api, parseJson } from "./api.js";
+import { BoardView } from "./board.js";
+import { $, clear, h } from "./dom.js";
+
+const LANGS = ["en", "pt", "it", "es", "cs"];
+const STORE = "hansa.lang";
+
+const UI = {
+  en: {
+    rules: "Rules", contents: "Contents", language: "Language", lobby: "Lobby", loading: "Loading…",
+    failed: "The rules could not be loaded", retry: "Try again", link: "Link to this section",
+    board: "The board", board45: "The 4–5 player side (front)", board23: "The 2–3 player side (back), with the provinces P01–P16 of the pawn variant",
+    boardFailed: "The board could not be drawn",
+  },
+  pt: {
+    rules: "Regras", contents: "Índice", language: "Idioma", lobby: "Saguão", loading: "Carregando…",
+    failed: "Não foi possível carregar as regras", retry: "Tentar de novo", link: "Link para esta seção",
+    board: "O tabuleiro", board45: "Lado de 4–5 jogadores (frente)", board23: "Lado de 2–3 jogadores (verso), com as províncias P01–P16 da variante do peão",
+    boardFailed: "Não foi possível desenhar o tabuleiro",
+  },
+  it: {
+    rules: "Regole", contents: "Indice", language: "Lingua", lobby: "Sala d'attesa", loading: "Caricamento…",
+    failed: "Impossibile caricare le regole", retry: "Riprova", link: "Link a questa sezione",
+    board: "Il tabellone", board45: "Lato per 4–5 giocatori (fronte)", board23: "Lato per 2–3 giocatori (retro), con le province P01–P16 della variante con la pedina",
+    boardFailed: "Impossibile disegnare il tabellone",
+  },
+  es: {
+    rules: "Reglas", contents: "Índice", language: "Idioma", lobby: "Sala", loading: "Cargando…",
+    failed: "No se pudieron cargar las reglas", retry: "Reintentar", link: "Enlace a esta sección",
+    board: "El tablero", board45: "Lado de 4–5 jugadores (anverso)", board23: "Lado de 2–3 jugadores (reverso), con las provincias P01–P16 de la variante de la figura",
+    boardFailed: "No se pudo dibujar el tablero",
+  },
+  cs: {
+    rules: "Pravidla", contents: "Obsah", language: "Jazyk", lobby: "Lobby", loading: "Načítání…",
+    failed: "Pravidla se nepodařilo načíst", retry: "Zkusit znovu", link: "Odkaz na tento oddíl",
+    board: "Herní plán", board45: "Strana pro 4–5 hráčů (líc)", board23: "Strana pro 2–3 hráče (rub) s provinciemi P01–P16 varianty s pěšákem",
+    boardFailed: "Herní plán se nepodařilo nakreslit",
+  },
+};
+
+// The section number at the start of a heading, as the server reads it (hansa/server/rules.py), letters included:
+// "2.6 Action 5 — Claim" → "2.6", "5.A Variant A" → "5.A", "A. Board facts" → "A".
+const NUMBER = /^\s*§?\s*((?:\d+|[A-Z])(?:\.(?:\d+|[A-Z]))*)[.)]?\s/;
+
+const el = {
+  lang: $("#lang"),
+  langLabel: $("#lang-label"),
+  title: $("#page-title"),
+  lobby: $("#lobby-link"),
+  toc: $("#toc"),
+  tocBox: $("#toc-box"),
+  tocTitle: $("#toc-title"),
+  body: $("#rules"),
+  error: $("#error"),
+};
+
+let current = null; // {lang, sections}
+let loadSeq = 0;
+
+// ------------------------------------------------------------------ language
+
+function storedLang() {
+  try {
+    return localStorage.getItem(STORE);
+  } catch {
+    return null; // storage disabled
+  }
+}
+
+function storeLang(lang) {
+  try {
+    localStorage.setItem(STORE, lang);
+  } catch {
+    // storage disabled: the choice lasts for this page only
+  }
+}
+
+function browserLang() {
+  const prefs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || ""];
+  for (const pref of prefs) {
+    const base = String(pref).toLowerCase().split(/[-_]/)[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return null;
+}
+
+function initialLang() {
+  const fromUrl = new URLSearchParams(location.search).get("lang");
+  if (fromUrl && LANGS.includes(fromUrl)) return fromUrl;
+  const stored = storedLang();
+  if (stored && LANGS.includes(stored)) return stored;
+  return browserLang() || "en";
+}
+
+function setUrlLang(lang) {
+  const url = new URL(location.href);
+  url.searchParams.set("lang", lang);
+  history.replaceState(history.state, "", url.pathname + url.search + url.hash);
+}
+
+function applyUi(lang) {
+  const t = UI[lang];
+  document.documentElement.lang = lang;
+  el.lang.value = lang;
+  el.langLabel.textContent = t.language;
+  el.title.textContent = t.rules;
+  el.lobby.textContent = t.lobby;
+  el.tocTitle.textContent = t.contents;
+}
+
+// ------------------------------------------------------------------ loading and rendering
+
+async function fetchRules(lang) {
+  const res = await fetch(`/api/rules/${encodeURIComponent(lang)}`);
+  const text = await res.text();
+  if (!res.ok) {
+    let message = `HTTP ${res.status}`;
+    try {
+      message = parseJson(text).error || message;
+    } catch {
+      // not JSON: keep the status
+    }
+    throw new Error(message);
+  }
+  return parseJson(text);
+}
+
+function showError(lang, err) {
+  const t = UI[lang];
+  clear(el.error);
+  el.error.append(
+    h("span", { text: `${t.failed}: ${err.message || err}` }),
+    " ",
+    h("button", { type: "button", class: "small", text: t.retry, onclick: () => load(lang) }),
+  );
+  el.error.hidden = false;
+}
+
+/** The heading id nearest above the top of the window, to keep the reader's place across a language switch. */
+function sectionInView() {
+  const heads = el.body.querySelectorAll("h2[id], h3[id], h4[id]");
+  let best = null;
+  for (const head of heads) {
+    if (head.getBoundingClientRect().top <= 80) best = head.id;
+    else break;
+  }
+  return best;
+}
+
+async function load(lang, { keepPlace = false } = {}) {
+  const seq = ++loadSeq;
+  const place = keepPlace && !location.hash ? sectionInView() : null;
+  applyUi(lang);
+  el.error.hidden = true;
+  let page;
+  try {
+    page = await fetchRules(lang);
+  } catch (err) {
+    if (seq === loadSeq) showError(lang, err);
+    return;
+  }
+  if (seq !== loadSeq) return; // a newer choice won
+  current = { lang, sections: page.sections };
+  document.title = `hansa — ${UI[lang].rules}`;
+  renderBody(page);
+  renderToc(page.sections);
+  addBoards(lang);
+  document.body.dataset.ready = "1";
+  document.body.dataset.lang = lang;
+  if (location.hash) followHash({ smooth: false });
+  else if (place) document.getElementById(place)?.scrollIntoView();
+}
+
+function renderBody(page) {
+  // Trusted HTML (see the top of this file).
+  el.body.innerHTML = page.html;
+  // Tables scroll inside their own box on narrow screens instead of widening the page.
+  for (const table of el.body.querySelectorAll("table")) {
+    const wrap = h("div", { class: "table-wrap" });
+    table.replaceWith(wrap);
+    wrap.append(table);
+  }
+  const link = UI[page.lang].link;
+  for (const head of el.body.querySelectorAll("h2[id], h3[id], h4[id]")) {
+    head.append(" ", h("a", { class: "anchor", href: `#${head.id}`, title: link, "aria-label": link, text: "#" }));
+  }
+  sectionize(el.body);
+}
+
+const HEADINGS = ["H1", "H2", "H3", "H4", "H5", "H6"];
+
+/** Wrap every heading of level 2-4 and what follows it (up to the next heading of its level or higher) in a
+ *  <section class="rule-sec">, nested like the headings, so that a whole section can be highlighted. */
+function sectionize(root) {
+  const nodes = [...root.children];
+  const stack = []; // [{level, box}]
+  for (const node of nodes) {
+    const level = HEADINGS.indexOf(node.tagName) + 1;
+    if (level >= 2 && level <= 4) {
+      while (stack.length && stack[stack.length - 1].level >= level) stack.pop();
+      const box = h("section", { class: `rule-sec rule-l${level}` });
+      (stack.length ? stack[stack.length - 1].box : root).append(box);
+      stack.push({ level, box });
+      box.append(node);
+    } else if (level === 1) {
+      stack.length = 0;
+      root.append(node);
+    } else {
+      (stack.length ? stack[stack.length - 1].box : root).append(node);
+    }
+  }
+}
+
+function renderToc(sections) {
+  clear(el.toc);
+  for (const sec of sections) {
+    if (sec.level < 2 || sec.level > 4) continue;
+    el.toc.append(
+      h("li", { class: `toc-l${sec.level}` }, h("a", { href: `#${sec.id}`, dataset: { id: sec.id }, text: sec.title.replace(/`/g, "") })),
+    );
+  }
+}
+
+// ------------------------------------------------------------------ the board
+
+const EMPTY_STATE = {
+  houses: {},
+  controllers: {},
+  offices: {},
+  extra_offices: {},
+  coellen_table: [null, null, null, null],
+  route_markers: {},
+  pawn: null,
+  turn: { phase: "actions" },
+  players: [],
+  completed_cities: 0,
+};
+const NO_COLOURS = { players: [], neutral: "#8d8d8d", names: [] };
+
+/**
+ * BoardView gives its gradient and shadow fixed ids ("paper", "shadow"): with two boards on one page the ids would
+ * repeat, and Chromium then paints the second board's background black.  Suffix them with the side.
+ */
+function uniqueIds(svg, side) {
+  const renamed = new Map();
+  for (const node of svg.querySelectorAll("defs [id]")) {
+    const id = `${node.id}-${side}`;
+    renamed.set(node.id, id);
+    node.id = id;
+  }
+  for (const node of svg.querySelectorAll("[fill], [filter], [stroke]")) {
+    for (const attr of ["fill", "filter", "stroke"]) {
+      const value = node.getAttribute(attr);
+      const m = value && /^url\(#([^)]+)\)$/.exec(value);
+      if (m && renamed.has(m[1])) node.setAttribute(attr, `url(#${renamed.get(m[1])})`);
+    }
+  }
+}
+
+/** Both board sides, without pieces, as a figure after the introduction of the board-facts section (§A). */
+async function addBoards(lang) {
+  const t = UI[lang];
+  const anchor = document.getElementById("sA-1") || document.getElementById("sA");
+  if (!anchor) return;
+  const figure = h("figure", { class: "rules-boards", "aria-label": t.board });
+  // Before the section A.1 (sectionize wrapped the heading), i.e. after the introduction of §A.
+  (anchor.parentElement && anchor.parentElement.classList.contains("rule-sec") && anchor.id !== "sA" ? anchor.parentElement : anchor).before(figure);
+  const sides = [
+    ["4-5", t.board45, "actions"],
+    ["2-3", t.board23, "pawn_setup"], // the provinces are drawn in the pawn variant's setup phase
+  ];
+  for (const [side, caption, phase] of sides) {
+    const slot = h("div", { class: "board-wrap rules-board", dataset: { side } });
+    // On a phone the board keeps a readable size and scrolls sideways inside its own box.
+    figure.append(h("div", { class: "rules-board-item" }, h("div", { class: "board-scroll" }, slot), h("figcaption", { text: caption })));
+    try {
+      const layout = await api.board(side);
+      if (!figure.isConnected) return; // the language changed meanwhile
+      const view = new BoardView(slot, layout);
+      view.render({ ...EMPTY_STATE, turn: { phase } }, NO_COLOURS);
+      uniqueIds(view.svg, side);
+    } catch (err) {
+      slot.replaceWith(h("p", { class: "error", text: `${t.boardFailed}: ${err.message || err}` }));
+    }
+  }
+}
+
+// ------------------------------------------------------------------ anchors
+
+/** The heading for a fragment like "s2-6": its own id, or (for "s5-A") the heading whose number is 5.A. */
+function headingFor(fragment) {
+  let id;
+  try {
+    id = decodeURIComponent(fragment);
+  } catch {
+    id = fragment;
+  }
+  const direct = document.getElementById(id);
+  if (direct && el.body.contains(direct)) return direct;
+  if (!current) return null;
+  const m = /^(?:s|§)?(.+)$/.exec(id);
+  const wanted = m ? m[1].replace(/-/g, ".") : id;
+  const numberOf = (sec) => {
+    const n = NUMBER.exec(`${sec.title} `);
+    return n ? n[1] : null;
+  };
+  let sec = current.sections.find((x) => numberOf(x) === wanted);
+  if (!sec) sec = current.sections.find((x) => (numberOf(x) || "").toLowerCase() === wanted.toLowerCase());
+  return sec ? document.getElementById(sec.id) : null;
+}
+
+function clearHighlight() {
+  for (const node of el.body.querySelectorAll(".hl-target, .hl-section")) node.classList.remove("hl-target", "hl-section");
+  for (const a of el.toc.querySelectorAll("a.current")) a.classList.remove("current");
+}
+
+/** Highlight a heading and its section (the heading's <section class="rule-sec">, see sectionize). */
+function highlight(head) {
+  clearHighlight();
+  head.classList.add("hl-target");
+  const box = head.parentElement;
+  if (box && box.classList.contains("rule-sec")) box.classList.add("hl-section");
+  const link = el.toc.querySelector(`a[data-id="${CSS.escape(head.id)}"]`);
+  if (link) {
+    link.classList.add("current");
+    // Keep the current entry in view inside the (sticky, scrolling) contents, without moving the page.
+    const box = el.toc.closest(".rules-toc");
+    if (box && box.scrollHeight > box.clientHeight) {
+      const r = link.getBoundingClientRect();
+      const b = box.getBoundingClientRect();
+      if (r.top < b.top || r.bottom > b.bottom) box.scrollTop += r.top - b.top - b.height / 3;
+    }
+  }
+}
+
+function followHash({ smooth = true } = {}) {
+  const fragment = location.hash.slice(1);
+  if (!fragment) return;
+  const head = headingFor(fragment);
+  if (!head) return;
+  highlight(head);
+  head.scrollIntoView({ behavior: smooth ? "smooth" : "auto", block: "start" });
+  if (head.id !== fragment) history.replaceState(history.state, "", `${location.pathname}${location.search}#${head.id}`);
+}
+
+// ------------------------------------------------------------------ start
+
+el.lang.addEventListener("change", () => {
+  const lang = el.lang.value;
+  if (!LANGS.includes(lang)) return;
+  storeLang(lang);
+  setUrlLang(lang);
+  load(lang, { keepPlace: true });
+});
+
+window.addEventListener("hashchange", () => followHash());
+
+el.toc.addEventListener("click", (ev) => {
+  // On a phone the contents fold away once a section is chosen.
+  if (ev.target.closest("a") && window.matchMedia("(max-width: 860px)").matches) el.tocBox.open = false;
+});
+
+if (window.matchMedia("(max-width: 860px)").matches) el.tocBox.open = false;
+load(initialLang());
