@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from browser_support import (
     CHROMIUM,
+    CONTRAST,
     Server,
     open_game,
     page_view,
@@ -245,40 +246,6 @@ def test_the_end_on_desks_and_chart(new_page: Any, server: Server) -> None:
             assert no_sideways_scroll(page)
             table = page.locator("#endgame .score-table").bounding_box()
             assert table["x"] + table["width"] <= 390  # every column fits
-
-
-CONTRAST = """
-() => {
-  const lum = (c) => {
-    const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map((v) => { v = v / 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const bg = (el) => {
-    for (let e = el; e; e = e.parentElement) {
-      const s = getComputedStyle(e);
-      if (s.backgroundImage !== 'none') return null;  // gradients: judged by eye in the screenshots
-      const m = s.backgroundColor.match(/[\\d.]+/g);
-      if (m && (m.length < 4 || Number(m[3]) > 0.9)) return s.backgroundColor;
-    }
-    return 'rgb(255, 255, 255)';
-  };
-  const bad = [];
-  for (const el of document.querySelectorAll('body *')) {
-    if (el.closest('svg') || !el.childNodes.length) continue;
-    const text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent.trim()).join('');
-    if (!text || !el.getClientRects().length) continue;
-    const s = getComputedStyle(el);
-    if (s.visibility === 'hidden' || Number(s.opacity) < 0.95 || el.closest('[disabled], .covered, .used')) continue;
-    const b = bg(el);
-    if (!b) continue;
-    const [l1, l2] = [lum(s.color), lum(b)].sort((a, c) => c - a);
-    const ratio = (l1 + 0.05) / (l2 + 0.05);
-    const large = parseFloat(s.fontSize) >= 24 || (parseFloat(s.fontSize) >= 18.66 && Number(s.fontWeight) >= 700);
-    if (ratio < (large ? 3 : 4.5)) bad.push(`${text.slice(0, 30)} ${s.color} on ${b}: ${ratio.toFixed(2)}`);
-  }
-  return bad;
-}
-"""
 
 
 def test_text_contrast_meets_wcag_aa(new_page: Any, server: Server) -> None:

@@ -1,53 +1,190 @@
-// A small SVG line chart: in-game score of every player after every move (GET /api/games/{id}/history).
+// A small SVG line chart of the scores (GET /api/games/{id}/history): the in-game score of every player after
+// every move and, once the game is over, the final totals (after the end scoring) as dots beyond the last move.
+//
+// scoreChart(history, players, opts) -> a <figure>; the game page calls scoreChart(hist, view.players).
+// opts (optional): {current: move number to mark, onPick(k): called when the chart is clicked at move k}.
+// setChartCursor(figure, k) moves the mark without drawing the chart again.
+//
+// The chart draws itself again at its real width when that changes (text stays legible on phones), and carries its
+// colours as SVG presentation attributes (no style attributes: the pages' CSP), so it needs no stylesheet.
 
 import { h, s } from "./dom.js";
 
-/** history: {turns: [{n, turn, scores}]}; players: [{name, colour}] -> an element. */
-export function scoreChart(history, players) {
-  const W = 640;
-  const H = 260;
-  const m = { l: 40, r: 14, t: 14, b: 34 };
+const INK = "#6b5b45";
+const GRID = "#eee6d3";
+const GOAL = "#ca8a04";
+const MAX_WIDTH = 720; // app.css: svg.chart { max-width: 720px }
+
+function niceStep(max) {
+  for (const step of [5, 10, 20, 25, 50, 100]) if (max / step <= 7) return step;
+  return 200;
+}
+
+/** Push labels apart vertically (at least `gap` between centres), keeping them inside [top, bottom]. */
+function spread(items, gap, top, bottom) {
+  const sorted = [...items].sort((a, b) => a.y - b.y);
+  for (let i = 1; i < sorted.length; i++) sorted[i].y = Math.max(sorted[i].y, sorted[i - 1].y + gap);
+  const over = sorted.length ? sorted[sorted.length - 1].y - bottom : 0;
+  if (over > 0) for (const it of sorted) it.y -= over;
+  for (let i = sorted.length - 2; i >= 0; i--) sorted[i].y = Math.min(sorted[i].y, sorted[i + 1].y - gap);
+  for (const it of sorted) it.y = Math.max(it.y, top);
+  return items;
+}
+
+function draw(state, width) {
+  const { history, players, opts } = state;
+  const W = Math.max(280, Math.min(MAX_WIDTH, Math.round(width)));
+  const narrow = W < 520;
+  const H = narrow ? 230 : 270;
   const pts = history.turns;
+  const final = Array.isArray(history.final) && history.final.length ? history.final : null;
+  const totals = final ? players.map((_, seat) => (final.find((f) => f.player === seat) || final[seat] || {}).total ?? null) : null;
+  const m = { l: 34, r: final ? (narrow ? 58 : 76) : 14, t: 12, b: 34 };
   const n = Math.max(1, pts.length - 1);
-  const maxY = Math.max(20, ...pts.flatMap((p) => p.scores));
-  const x = (i) => m.l + ((W - m.l - m.r) * i) / n;
+  const top = Math.max(20, ...pts.flatMap((p) => p.scores), ...(totals || []).filter((x) => x !== null));
+  const step = niceStep(top);
+  const maxY = Math.ceil(top / step) * step;
+  const plotRight = W - m.r;
+  const x = (i) => m.l + ((plotRight - m.l) * i) / n;
   const y = (v) => H - m.b - ((H - m.t - m.b) * v) / maxY;
-  const svg = s("svg", { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "score over time" });
+  const svg = s("svg", { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "score over the game", "font-family": "inherit" });
   // Grid and axes.
-  const step = maxY > 40 ? 10 : 5;
   for (let v = 0; v <= maxY; v += step) {
     svg.append(
-      s("line", { x1: m.l, x2: W - m.r, y1: y(v), y2: y(v), class: "grid" }),
-      s("text", { x: m.l - 6, y: y(v) + 4, class: "axis-label", "text-anchor": "end", text: String(v) }),
+      s("line", { x1: m.l, x2: plotRight, y1: y(v), y2: y(v), class: "grid", stroke: GRID }),
+      s("text", { x: m.l - 6, y: y(v) + 4, class: "axis-label", "text-anchor": "end", "font-size": 10, fill: INK, text: String(v) }),
     );
   }
-  svg.append(s("line", { x1: m.l, x2: W - m.r, y1: y(20), y2: y(20), class: "goal-line" }));
-  // Turn ticks: at most ~10 labels.
+  svg.append(s("line", { x1: m.l, x2: plotRight, y1: y(20), y2: y(20), class: "goal-line", stroke: GOAL, "stroke-dasharray": "4 3" }, s("title", { text: "20 in-game points end the game" })));
+  // Turn ticks: at most ~10 labels (fewer on narrow charts).
   const lastTurn = pts[pts.length - 1].turn;
-  const every = Math.max(1, Math.ceil(lastTurn / 10));
+  const every = Math.max(1, Math.ceil(lastTurn / (narrow ? 6 : 10)));
   let seen = -1;
   pts.forEach((p, i) => {
     if (p.turn !== seen && (p.turn - 1) % every === 0) {
       seen = p.turn;
       svg.append(
-        s("line", { x1: x(i), x2: x(i), y1: H - m.b, y2: H - m.b + 4, class: "axis" }),
-        s("text", { x: x(i), y: H - m.b + 15, class: "axis-label", text: String(p.turn) }),
+        s("line", { x1: x(i), x2: x(i), y1: H - m.b, y2: H - m.b + 4, class: "axis", stroke: INK }),
+        s("text", { x: x(i), y: H - m.b + 15, class: "axis-label", "text-anchor": "middle", "font-size": 10, fill: INK, text: String(p.turn) }),
       );
     } else if (p.turn !== seen) seen = p.turn;
   });
   svg.append(
-    s("line", { x1: m.l, x2: W - m.r, y1: H - m.b, y2: H - m.b, class: "axis" }),
-    s("line", { x1: m.l, x2: m.l, y1: m.t, y2: H - m.b, class: "axis" }),
-    s("text", { x: (W + m.l) / 2, y: H - 3, class: "axis-title", text: "turn" }),
+    s("line", { x1: m.l, x2: plotRight, y1: H - m.b, y2: H - m.b, class: "axis", stroke: INK }),
+    s("line", { x1: m.l, x2: m.l, y1: m.t, y2: H - m.b, class: "axis", stroke: INK }),
+    s("text", { x: (plotRight + m.l) / 2, y: H - 3, class: "axis-title", "text-anchor": "middle", "font-size": 11, fill: INK, text: "turn" }),
   );
+  // The shown move (replay).
+  const cursor = s("line", { class: "chart-cursor", x1: 0, x2: 0, y1: m.t, y2: H - m.b, stroke: "#2b2118", "stroke-width": 1.2, "stroke-dasharray": "3 2", visibility: "hidden" });
+  svg.append(cursor);
   players.forEach((p, seat) => {
     const d = pts.map((q, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(q.scores[seat]).toFixed(1)}`).join(" ");
-    svg.append(s("path", { d, class: "series", stroke: p.colour, "data-seat": seat }, s("title", { text: `${p.name}` })));
+    svg.append(s("path", { d, class: "series", fill: "none", stroke: p.colour, "stroke-width": 2.4, "stroke-linejoin": "round", "data-seat": seat }, s("title", { text: p.name })));
   });
+  if (final) {
+    // Final totals: a dot per player beyond the last move, joined to his last in-game score by a dashed line.
+    const fx = plotRight + (narrow ? 18 : 24);
+    svg.append(
+      s("line", { x1: plotRight, x2: plotRight, y1: m.t, y2: H - m.b, stroke: INK, "stroke-dasharray": "2 3", class: "final-sep" }),
+      s("text", { x: fx, y: H - m.b + 15, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: INK, class: "axis-label final-label", text: "final" }),
+    );
+    const labels = [];
+    players.forEach((p, seat) => {
+      const total = totals[seat];
+      if (total === null || total === undefined) return;
+      const last = pts[pts.length - 1].scores[seat];
+      svg.append(
+        s("line", { x1: x(n), y1: y(last), x2: fx, y2: y(total), stroke: p.colour, "stroke-width": 1.6, "stroke-dasharray": "4 3", opacity: 0.8, class: "final-link", "data-seat": seat }),
+      );
+      labels.push({ seat, total, colour: p.colour, name: p.name, symbol: p.symbol, y: y(total) });
+    });
+    for (const lb of labels) {
+      const g = s("g", { class: "final-total", "data-seat": lb.seat }, s("title", { text: `${lb.name}: ${lb.total}` }));
+      g.append(s("circle", { cx: fx, cy: lb.y, r: 7, fill: lb.colour, stroke: "#fff", "stroke-width": 1.5 }));
+      if (lb.symbol) g.append(s("text", { x: fx, y: lb.y + 3.2, "text-anchor": "middle", "font-size": 8, fill: "#fff", text: lb.symbol, "pointer-events": "none" }));
+      svg.append(g);
+    }
+    spread(labels, 12, m.t + 4, H - m.b);
+    for (const lb of labels) {
+      svg.append(s("text", { x: fx + 11, y: lb.y + 4, "font-size": 11, "font-weight": 700, fill: "#2b2118", class: "final-value", "data-seat": lb.seat, text: String(lb.total) }));
+    }
+  }
+  state.geometry = { x, n, W, left: m.l, right: plotRight, cursor };
+  return svg;
+}
+
+function placeCursor(state) {
+  const g = state.geometry;
+  if (!g) return;
+  const k = state.current;
+  if (k === null || k === undefined || !Number.isFinite(k)) {
+    g.cursor.setAttribute("visibility", "hidden");
+    return;
+  }
+  const px = g.x(Math.max(0, Math.min(g.n, k)));
+  g.cursor.setAttribute("x1", px.toFixed(1));
+  g.cursor.setAttribute("x2", px.toFixed(1));
+  g.cursor.setAttribute("visibility", "visible");
+}
+
+const STATES = new WeakMap();
+
+/** history: {turns: [{n, turn, scores}], final: [{player, total, ...}] or null}; players: [{name, colour, symbol}]. */
+export function scoreChart(history, players, opts = {}) {
+  const state = { history, players, opts, current: opts.current ?? null, width: 640, geometry: null };
+  const final = Array.isArray(history.final) && history.final.length ? history.final : null;
+  const pts = history.turns;
   const legend = h("div", { class: "chart-legend" });
   players.forEach((p, seat) => {
     const last = pts[pts.length - 1].scores[seat];
-    legend.append(h("span", { class: "name-tag", style: { "--pc": p.colour } }, h("span", { class: "swatch" }), h("span", { class: "nm", text: p.name }), h("span", { class: "muted", text: ` ${last}` })));
+    const total = final ? (final.find((f) => f.player === seat) || {}).total : undefined;
+    legend.append(
+      h(
+        "span",
+        { class: "name-tag chart-key", style: { "--pc": p.colour }, "data-seat": seat },
+        h("span", { class: "swatch" }),
+        h("span", { class: "nm", text: p.name }),
+        final ? h("span", { class: "muted", text: "in game" }) : null,
+        h("b", { class: "key-in-game", text: String(last) }),
+        total !== undefined ? h("span", { class: "muted", text: "final" }) : null,
+        total !== undefined ? h("b", { class: "key-final", text: String(total) }) : null,
+      ),
+    );
   });
-  return h("figure", { class: "chart-wrap" }, svg, legend, h("figcaption", { class: "muted", text: "In-game score after every move" }));
+  const caption = final ? "Lines: in-game score after every move. Dots: final totals after the end scoring." : "In-game score after every move";
+  const box = h("div", { class: "chart-box" }, draw(state, state.width));
+  const figure = h("figure", { class: "chart-wrap" }, box, legend, h("figcaption", { class: "muted", text: caption }));
+  STATES.set(figure, state);
+  placeCursor(state);
+  if (opts.onPick) {
+    box.classList.add("pickable");
+    box.addEventListener("click", (ev) => {
+      const svg = box.querySelector("svg");
+      const g = state.geometry;
+      if (!svg || !g) return;
+      const rect = svg.getBoundingClientRect();
+      const px = ((ev.clientX - rect.left) * g.W) / rect.width;
+      const k = Math.round(((px - g.left) / (g.right - g.left)) * g.n);
+      opts.onPick(Math.max(0, Math.min(g.n, k)));
+    });
+  }
+  if (typeof ResizeObserver === "function") {
+    const ro = new ResizeObserver(() => {
+      const w = Math.min(MAX_WIDTH, Math.round(box.clientWidth));
+      if (!w || Math.abs(w - state.width) < 8) return;
+      state.width = w;
+      box.replaceChildren(draw(state, w));
+      placeCursor(state);
+    });
+    ro.observe(box);
+  }
+  return figure;
+}
+
+/** Mark move k on a chart made by scoreChart (null: no mark). */
+export function setChartCursor(figure, k) {
+  const state = STATES.get(figure);
+  if (!state) return;
+  state.current = k;
+  placeCursor(state);
 }

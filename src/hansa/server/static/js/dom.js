@@ -86,3 +86,15 @@ export async function copyText(text) {
 export function absUrl(path) {
   return new URL(path, location.origin).href;
 }
+
+/** Dark symbols where they contrast more than white ones (WCAG relative luminance): yellow, green, teal. */
+export function isLight(hex) {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || "");
+  if (!m) return false;
+  const [r, g, b] = m.slice(1).map((x) => {
+    const v = parseInt(x, 16) / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  const lum = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return (lum + 0.05) / 0.05 > 1.05 / (lum + 0.05);
+}

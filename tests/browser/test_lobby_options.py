@@ -1,0 +1,328 @@
+"""Browser tests of the lobby's new-game form: seat colours (no two seats alike), the table's hints switch, rule
+options explained (help on click and on a touch tap) and shown only for the variant that uses them, and a phone
+layout without sideways scrolling."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from browser_support import CHROMIUM, SCREENSHOTS, Server
+
+pytest.importorskip("playwright.sync_api", reason="the Python playwright package is not installed")
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"browser tests need Debian chromium at {CHROMIUM}")
+
+PHONE = {"width": 390, "height": 844}
+NEUTRAL_OPTIONS = ("neutral_coellen", "neutral_keep_on_ability_route", "neutral_extra_mandatory")
+PAWN_OPTIONS = ("pawn_free_moves",)
+
+# Elements sticking out of the viewport sideways (ignoring those inside a box that scrolls or clips them).
+SIDEWAYS = """() => {
+  const w = document.documentElement.clientWidth;
+  const out = [];
+  if (document.documentElement.scrollWidth > w) out.push(`page scrollWidth ${document.documentElement.scrollWidth} > ${w}`);
+  for (const e of document.querySelectorAll("body *")) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height || (r.right <= w + 1 && r.left >= -1)) continue;
+    let clipped = false;
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX !== "visible") { clipped = true; break; }
+    }
+    if (!clipped) out.push(`${e.tagName.toLowerCase()}.${e.className} [${Math.round(r.left)}, ${Math.round(r.right)}]`);
+  }
+  return out.slice(0, 10);
+}"""
+
+
+def open_lobby(page: Any, server: Server) -> None:
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+
+
+def seat(page: Any, i: int) -> Any:
+    return page.locator("#seats .seat").nth(i)
+
+
+def colours_shown(page: Any) -> list[str]:
+    return page.locator("#seats .seat").evaluate_all("rows => rows.map(r => r.dataset.colour)")  # type: ignore[no-any-return]
+
+
+def pick_colour(page: Any, i: int, name: str) -> None:
+    seat(page, i).locator(".seat-colour").click()
+    page.locator(f"#colour-menu .colour-option[data-colour='{name}']").click()
+    page.wait_for_selector("#colour-menu", state="detached")
+
+
+def create(page: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Submit the form: (the request body sent, the server's creation answer)."""
+    with page.expect_response(lambda r: urlsplit(r.url).path == "/api/games" and r.request.method == "POST") as info:
+        page.click("#create-btn")
+    assert info.value.status == 201, info.value.text()
+    return info.value.request.post_data_json, info.value.json()
+
+
+def visible_options(page: Any) -> set[str]:
+    rows = page.locator("#options .opt")
+    return {rows.nth(i).get_attribute("data-option-row") for i in range(rows.count()) if rows.nth(i).is_visible()}
+
+
+# ---------------------------------------------------------------------------------------------- colours
+
+
+def test_colour_choice_reaches_the_game_and_duplicates_are_prevented(new_page: Any, server: Server) -> None:
+    page = new_page()
+    open_lobby(page, server)
+    page.select_option("#player-count", "3")
+    palette = server.call("GET", "/api/colours")
+    assert colours_shown(page) == palette["default"][:3]
+    # Each seat's button shows its colour's symbol (what colour-blind mode draws on the pieces).
+    symbols = {c["name"]: c["symbol"] for c in palette["colours"]}
+    assert seat(page, 0).locator(".seat-colour").inner_text().strip() == symbols["red"]
+    # The menu offers the whole palette; the colours of the other seats cannot be chosen.
+    seat(page, 1).locator(".seat-colour").click()
+    options = page.locator("#colour-menu .colour-option")
+    assert options.count() == len(palette["colours"])
+    assert page.locator("#colour-menu .colour-option[data-colour='red']").is_disabled()
+    assert page.locator("#colour-menu .colour-option[data-colour='green']").is_disabled()
+    assert "Seat 1" in page.locator("#colour-menu .colour-option[data-colour='red']").inner_text()
+    assert page.locator("#colour-menu .colour-option[data-colour='blue']").get_attribute("aria-selected") == "true"
+    page.locator("#colour-menu .colour-option[data-colour='red']").click(force=True)  # disabled: nothing happens
+    assert colours_shown(page)[1] == "blue"
+    page.locator("#colour-menu .colour-option[data-colour='yellow']").click()
+    page.wait_for_selector("#colour-menu", state="detached")
+    assert colours_shown(page) == ["red", "yellow", "green"]
+    # Blue is free again: seat 3 takes it; seat 1 may not take yellow now.
+    pick_colour(page, 2, "blue")
+    seat(page, 0).locator(".seat-colour").click()
+    assert page.locator("#colour-menu .colour-option[data-colour='yellow']").is_disabled()
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#colour-menu", state="detached")
+    # A seat added later gets a colour nobody has; a seat removed frees its colour.
+    page.select_option("#player-count", "4")
+    shown = colours_shown(page)
+    assert shown[:3] == ["red", "yellow", "blue"] and len(set(shown)) == 4
+    page.select_option("#player-count", "3")
+    sent, game = create(page)
+    assert [p["colour"] for p in sent["players"]] == ["red", "yellow", "blue"]
+    view = server.call("GET", f"/api/games/{game['id']}")
+    assert [p["colour_name"] for p in view["players"]] == ["red", "yellow", "blue"]
+    colour_of = {c["name"]: c["colour"] for c in palette["colours"]}
+    assert [p["colour"] for p in view["players"]] == [colour_of["red"], colour_of["yellow"], colour_of["blue"]]
+
+
+def test_colour_menu_keyboard(new_page: Any, server: Server) -> None:
+    page = new_page()
+    open_lobby(page, server)
+    page.select_option("#player-count", "2")
+    seat(page, 1).locator(".seat-colour").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#colour-menu")
+    assert seat(page, 1).locator(".seat-colour").get_attribute("aria-expanded") == "true"
+    # Focus starts on the seat's colour (blue); arrows skip red (seat 1's); Enter chooses.
+    assert page.evaluate("document.activeElement.dataset.colour") == "blue"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.colour") == "green"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.activeElement.dataset.colour") != "red"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#colour-menu", state="detached")
+    assert colours_shown(page) == ["red", "green"]
+    assert page.evaluate("document.activeElement.classList.contains('seat-colour')")
+    # A click elsewhere closes the menu without a change.
+    seat(page, 1).locator(".seat-colour").click()
+    page.click("h2")
+    page.wait_for_selector("#colour-menu", state="detached")
+    assert colours_shown(page) == ["red", "green"]
+
+
+# ---------------------------------------------------------------------------------------------- table option
+
+
+def test_hints_checkbox_reaches_the_table(new_page: Any, server: Server) -> None:
+    page = new_page()
+    open_lobby(page, server)
+    hints = page.locator("#hints")
+    assert hints.is_checked()
+    assert "Allow hints" in page.locator("label", has=hints).inner_text()
+    sent, game = create(page)
+    assert sent["table"] == {"hints": True}
+    assert server.call("GET", f"/api/games/{game['id']}")["table"]["hints"] is True
+    hints.uncheck()
+    sent, game = create(page)
+    assert sent["table"] == {"hints": False}
+    assert server.call("GET", f"/api/games/{game['id']}")["table"]["hints"] is False
+
+
+# ---------------------------------------------------------------------------------------------- rule options
+
+
+def test_options_follow_the_variant(new_page: Any, server: Server) -> None:
+    page = new_page()
+    open_lobby(page, server)
+    page.click("#advanced summary")
+    everything = set(server.call("GET", "/api/options")["options"]) - {"two_player_variant"}
+    common = everything - set(NEUTRAL_OPTIONS) - set(PAWN_OPTIONS)
+    # Three players: neither variant's options.
+    page.select_option("#player-count", "3")
+    assert visible_options(page) == common
+    assert page.locator("#variant-box").is_hidden()
+    # Two players, neutral traders (the default): the neutral options only.
+    page.select_option("#player-count", "2")
+    assert page.locator("#variant-box").is_visible()
+    assert visible_options(page) == common | set(NEUTRAL_OPTIONS)
+    page.select_option("#opt-neutral_coellen", "false")
+    page.select_option("#opt-marker_set", '"PT15"')
+    assert page.locator("#options-changed").inner_text() == "2 changed"
+    # Pawn: the pawn option only, and a neutral option changed before is not sent.
+    page.check("input[name=variant][value=pawn]")
+    assert visible_options(page) == common | set(PAWN_OPTIONS)
+    page.select_option("#opt-pawn_free_moves", '"beforeAndAfter"')
+    sent, game = create(page)
+    assert sent["options"] == {"marker_set": "PT15", "pawn_free_moves": "beforeAndAfter", "two_player_variant": "pawn"}
+    assert server.call("GET", f"/api/games/{game['id']}")["options"] == sent["options"]
+    # Back to neutral traders: the neutral option changed before is sent again, the pawn option is not.
+    page.check("input[name=variant][value=neutral]")
+    assert visible_options(page) == common | set(NEUTRAL_OPTIONS)
+    sent, _ = create(page)
+    assert sent["options"] == {"marker_set": "PT15", "neutral_coellen": False}
+    # Three players again: no two-player option is sent.
+    page.select_option("#player-count", "3")
+    sent, _ = create(page)
+    assert sent["options"] == {"marker_set": "PT15"}
+    # Reset to defaults.
+    page.click("#reset-options")
+    assert page.locator("#options-changed").is_hidden()
+    sent, _ = create(page)
+    assert sent["options"] == {}
+
+
+def test_every_option_is_explained(new_page: Any, server: Server) -> None:
+    page = new_page()
+    open_lobby(page, server)
+    page.select_option("#player-count", "2")
+    page.click("#advanced summary")
+    specs = server.call("GET", "/api/options")["options"]
+    for key, spec in specs.items():
+        if key == "two_player_variant":
+            continue
+        if key in PAWN_OPTIONS:
+            page.check("input[name=variant][value=pawn]")
+        row = page.locator(f"#options .opt[data-option-row='{key}']")
+        label = row.locator(".opt-label").inner_text()
+        assert label and "_" not in label, key  # a plain-language label, not the option's name
+        # Every value has words, not just the value's code.
+        texts = row.locator("select option").all_inner_texts()
+        assert len(texts) == len(spec["values"])
+        assert all(t.removesuffix(" (default)") not in (str(v), json.dumps(v)) for t, v in zip(texts, spec["values"])), texts
+        assert sum("(default)" in t for t in texts) == 1
+        help_panel = row.locator(".opt-help")
+        assert help_panel.is_hidden()
+        row.locator(".help-btn").click()
+        assert help_panel.is_visible()
+        assert row.locator(".help-btn").get_attribute("aria-expanded") == "true"
+        assert len(help_panel.locator("dt").all()) == len(spec["values"])
+        # A link to the option's section of the rules (§6.x) and one to the rule it changes.
+        link = help_panel.locator("a.rule-link.opt-rule")
+        assert link.inner_text().startswith("Rules §6.")
+        section = link.inner_text().removeprefix("Rules §")
+        assert link.get_attribute("href") == "/rules#s" + section.replace(".", "-")
+        base = help_panel.locator("a.rule-link.base-rule")
+        assert base.get_attribute("href") == "/rules#s" + base.inner_text().removeprefix("§").replace(".", "-")
+        row.locator(".help-btn").click()
+        assert help_panel.is_hidden()
+    # The marker sets are spelled out.
+    row = page.locator("#options .opt[data-option-row='marker_set']")
+    row.locator(".help-btn").click()
+    text = row.locator(".opt-help").inner_text()
+    for preset in ("IT4", "EN16", "PT15", "BB15"):
+        assert preset in text
+    assert row.locator(".opt-help a.opt-rule").get_attribute("href") == "/rules#s6-1"
+    assert row.locator(".opt-help a.base-rule").get_attribute("href") == "/rules#s1-5"
+    assert page.locator(".options-intro a.rule-link").get_attribute("href") == "/rules#s6"
+
+
+@pytest.fixture
+def touch_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A phone-sized page with a touch screen (taps, no hover); script errors and CSP violations fail the test."""
+    from conftest import CSP_REPORTER
+
+    ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
+    problems: list[str] = []
+    ctx.expose_binding("__hansaCspReport", lambda _source, report: problems.append(report))
+    ctx.add_init_script(CSP_REPORTER)
+    page = ctx.new_page()
+    page.set_default_timeout(15000)
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+    yield page
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=True)
+    ctx.close()
+    assert not problems, problems
+
+
+def test_option_help_shows_on_a_tap(touch_page: Any, server: Server) -> None:
+    page = touch_page
+    open_lobby(page, server)
+    page.locator("#advanced summary").tap()
+    row = page.locator("#options .opt[data-option-row='tie_break']")
+    assert row.locator(".opt-help").is_hidden()
+    row.locator(".help-btn").tap()
+    assert row.locator(".opt-help").is_visible()
+    assert "share the win" in row.locator(".opt-help").inner_text()
+    assert row.locator(".opt-help a.opt-rule").get_attribute("href") == "/rules#s6-7"
+    assert row.locator(".opt-help a.base-rule").get_attribute("href") == "/rules#s4-4"
+    # The help fits the phone's width.
+    box = row.locator(".opt-help").bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    row.locator(".help-btn").tap()
+    assert row.locator(".opt-help").is_hidden()
+    # The colour menu works by taps too.
+    page.locator("#seats .seat").nth(1).locator(".seat-colour").tap()
+    page.locator("#colour-menu .colour-option[data-colour='brown']").tap()
+    page.wait_for_selector("#colour-menu", state="detached")
+    assert page.locator("#seats .seat").nth(1).get_attribute("data-colour") == "brown"
+
+
+# ---------------------------------------------------------------------------------------------- phones
+
+
+def test_lobby_fits_a_phone(new_page: Any, server: Server) -> None:
+    page = new_page(PHONE)
+    open_lobby(page, server)
+    assert page.evaluate(SIDEWAYS) == []
+    # Five seats, bots with their levels, the colour menu open.
+    page.select_option("#player-count", "5")
+    for i in range(1, 5):
+        seat(page, i).locator(".seat-type").select_option("bot")
+    seat(page, 4).locator(".seat-name").fill("A rather long player name")
+    assert page.evaluate(SIDEWAYS) == []
+    for i in (0, 4):
+        seat(page, i).locator(".seat-colour").click()
+        assert page.evaluate(SIDEWAYS) == []
+        box = page.locator("#colour-menu").bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        page.keyboard.press("Escape")
+    # Two players, the advanced options open with every help shown, both variants.
+    page.select_option("#player-count", "2")
+    page.click("#advanced summary")
+    for variant in ("neutral", "pawn"):
+        page.check(f"input[name=variant][value={variant}]")
+        for btn in page.locator("#options .opt:not([hidden]) .help-btn").all():
+            if btn.get_attribute("aria-expanded") == "false":
+                btn.click()
+        assert page.evaluate(SIDEWAYS) == []
+    # The created game's links.
+    seat(page, 1).locator(".seat-type").select_option("human")
+    page.check("#hotseat")
+    create(page)
+    page.wait_for_selector("#created .hotseat-link")
+    assert page.evaluate(SIDEWAYS) == []
+    page.wait_for_selector("#my-games .game-item")
+    assert page.evaluate(SIDEWAYS) == []
