@@ -77,14 +77,15 @@ def test_language_switch_is_remembered(new_page: Any, server: Server) -> None:
     open_rules(page, server, "", "en")  # Chromium's language here is English and nothing is stored yet
     english = page.locator("#s2-6").inner_text()
     assert CLAIM["en"] in english
-    page.select_option("#lang", "cs")
+    # The picker (i18n.js) remembers the choice and opens the page again in it.
+    with page.expect_navigation():
+        page.select_option("#lang", "cs")
     page.wait_for_selector("body[data-lang='cs']")
     page.wait_for_function("() => document.documentElement.lang === 'cs'")
     czech = page.locator("#s2-6").inner_text()
     assert czech != english and CLAIM["cs"] in czech
     assert page.locator("#toc-title").inner_text() == "Obsah"
     assert page.evaluate("localStorage.getItem('hansa.lang')") == "cs"
-    assert "lang=cs" in page.url
     # A later visit without ?lang= opens in the remembered language...
     open_rules(page, server, "", "cs")
     assert page.locator("#lang").input_value() == "cs"

@@ -229,7 +229,10 @@ def test_illegal_and_stale_moves_and_spectator(new_page: Any, server: Server) ->
     page.fill("#move-input", "claim GRO-EMD")
     page.press("#move-input", "Enter")
     page.wait_for_selector("#error:not([hidden])")
-    assert "[422]" in page.locator("#error").inner_text()
+    assert page.locator("#error").get_attribute("data-status") == "422"
+    text = page.locator("#error").inner_text()
+    assert "That move is not allowed now." in text and "null" not in text
+    assert text.count("§2.6") == 1 and page.locator("#error a[href='/rules#s2-6']").count() == 1
     assert version(page) == v
     assert page.locator("svg.board .piece").count() == n_pieces
     # Nonsense text: a 400 from the notation parser.
@@ -237,7 +240,8 @@ def test_illegal_and_stale_moves_and_spectator(new_page: Any, server: Server) ->
     page.fill("#move-input", "fly to the moon")
     page.press("#move-input", "Enter")
     page.wait_for_selector("#error:not([hidden])")
-    assert "[400]" in page.locator("#error").inner_text()
+    assert page.locator("#error").get_attribute("data-status") == "400"
+    assert "That move was not understood." in page.locator("#error").inner_text()
     # A stale move: the request carries another version (as if another tab had moved meanwhile; versions are
     # never negative, so at version 0 the "stale" one is the next).
     def stale(route: Any) -> None:
@@ -251,7 +255,7 @@ def test_illegal_and_stale_moves_and_spectator(new_page: Any, server: Server) ->
     if page.locator("#popup").is_visible():
         page.keyboard.press("t")
     page.wait_for_selector("#error:not([hidden])")
-    assert "[409]" in page.locator("#error").inner_text()
+    assert page.locator("#error").get_attribute("data-status") == "409"
     assert "null" not in page.locator("#error").inner_text()
     assert version(page) == v
     assert page.locator("svg.board .piece").count() == n_pieces

@@ -10,30 +10,18 @@
 // Every piece carries its owner's symbol, shown in colour-blind mode (body.cb-mode).
 
 import { s, clear } from "./dom.js";
+import { t } from "./i18n.js";
 
 const BASE_WIDTH = 1071; // the 4-5 side; the 2-3 side is drawn at a larger scale
 export const PRIVILEGE_FILL = { white: "#fbf8ef", orange: "#f08c2b", pink: "#e977ab", black: "#2a2a2a" };
-const ABILITY_LABEL = { keys: "Keys", actions: "Actions", privilege: "Privilege", book: "Book", bags: "Bags" };
-export const MARKER_LABEL = {
-  "extra-office": "Off+",
-  swap: "Swap",
-  "+3": "+3",
-  "+4": "+4",
-  improve: "Abil+",
-  remove3: "Rem3",
-};
-export const MARKER_NAME = {
-  "extra-office": "Extra office",
-  swap: "Swap offices",
-  "+3": "+3 actions",
-  "+4": "+4 actions",
-  improve: "Improve ability",
-  remove3: "Remove 3",
-};
+/** Short labels drawn on the board: "Keys", "Off+", ...; the full names are ability.* and marker.*. */
+export const abilityShort = (ability) => t(`abilityShort.${ability}`);
+export const markerShort = (type) => t(`markerShort.${type}`);
+const markerFull = (type) => t(`marker.${type}`);
 
-function bezier(a, c, b, t) {
-  const u = 1 - t;
-  return [u * u * a[0] + 2 * u * t * c[0] + t * t * b[0], u * u * a[1] + 2 * u * t * c[1] + t * t * b[1]];
+function bezier(a, c, b, f) {
+  const u = 1 - f;
+  return [u * u * a[0] + 2 * u * f * c[0] + f * f * b[0], u * u * a[1] + 2 * u * f * c[1] + f * f * b[1]];
 }
 
 export class BoardView {
@@ -51,9 +39,9 @@ export class BoardView {
       class: "board",
       viewBox: `0 0 ${layout.width} ${layout.height}`,
       role: "img",
-      "aria-label": `Hansa Teutonica board, ${layout.side} player side`,
+      "aria-label": t("board.aria", { side: layout.side }),
     });
-    this.track = s("svg", { class: "track", viewBox: "0 0 1000 92", role: "img", "aria-label": "score track" });
+    this.track = s("svg", { class: "track", viewBox: "0 0 1000 92", role: "img", "aria-label": t("board.track") });
     clear(container);
     container.append(this.svg);
     if (trackIn) clear(trackIn).append(this.track);
@@ -518,7 +506,7 @@ export class BoardView {
       const key = `r:${r.code}`;
       const kind = keys.get(key);
       const grp = s("g", { class: `route${kind ? ` hl hl-${kind}` : ""}`, "data-key": key });
-      grp.append(s("title", { text: `${r.cities[0]}–${r.cities[1]} (${r.houses.length} houses)` }));
+      grp.append(s("title", { text: t("board.routeTitle", { a: r.cities[0], b: r.cities[1], n: r.houses.length }) }));
       if (pawnRoutes.has(r.code)) grp.append(s("path", { d: geo.path, class: "pawn-border", "stroke-width": 16 * k }));
       if (kind) grp.append(s("path", { d: geo.path, class: "route-glow", "stroke-width": 18 * k }));
       grp.append(s("path", { d: geo.path, class: "route-edge", "stroke-width": 9 * k }));
@@ -527,15 +515,15 @@ export class BoardView {
       g.append(grp);
     }
     // Taverns (static, but cheap enough to redraw).
-    const t = clear(this.gTaverns);
+    const taverns = clear(this.gTaverns);
     for (const r of this.layout.routes) {
       if (!r.tavern) continue;
       const geo = this.routeGeom.get(r.code);
       const [x, y] = r.tavern;
-      t.append(
+      taverns.append(
         s("line", { x1: x, y1: y, x2: geo.apex[0], y2: geo.apex[1], class: "tavern-link", "stroke-width": 2 * k }),
         s("rect", { x: x - 19 * k, y: y - 15 * k, width: 38 * k, height: 30 * k, rx: 5 * k, class: "tavern" }),
-        s("text", { x, y: y + 24 * k, class: "tavern-label", "font-size": 8 * k, text: "Tavern" }),
+        s("text", { x, y: y + 24 * k, class: "tavern-label", "font-size": 8 * k, text: t("board.tavern") }),
       );
     }
   }
@@ -555,7 +543,7 @@ export class BoardView {
       const grp = s(
         "g",
         { class: `province${kind ? ` hl hl-${kind}` : ""}${here ? " pawn-here" : ""}`, "data-key": key },
-        s("title", { text: `Province ${p.code}: ${p.routes.length} routes border it` }),
+        s("title", { text: t("board.provinceTitle", { code: p.code, n: p.routes.length }) }),
         s("path", { d: this.regions.get(p.code), class: "province-region", "stroke-width": 2 * k }),
         s("circle", { cx: x, cy: y, r: 15 * k, class: "province-spot" }),
         s("text", { x, y: y + 3.5 * k, "font-size": 9.5 * k, class: "province-label", text: p.code }),
@@ -587,7 +575,7 @@ export class BoardView {
           class: `house${kind ? ` hl hl-${kind}` : ""}${selected.has(key) ? " selected" : ""}${occ ? " occupied" : " free"}`,
           "data-key": key,
         });
-        const label = occ ? `${hs.name}: ${occ[1] === "M" ? "Merchant" : "Trader"} of ${occ[0] < 0 ? "neutral" : this.ownerName(occ[0])}` : `${hs.name} (free)`;
+        const label = occ ? t("board.houseTaken", { house: hs.name, piece: t(`piece.${occ[1]}`), owner: occ[0] < 0 ? t("board.neutral") : this.ownerName(occ[0]) }) : t("board.houseFree", { house: hs.name });
         grp.append(s("title", { text: label }));
         if (kind || selected.has(key)) grp.append(s("rect", { x: x - H / 2 - 4 * k, y: y - H / 2 - 4 * k, width: H + 8 * k, height: H + 8 * k, rx: 5 * k, class: "hl-ring" }));
         grp.append(s("rect", { x: x - 11 * k, y: y - 11 * k, width: 22 * k, height: 22 * k, class: "house-hit" }));
@@ -613,7 +601,7 @@ export class BoardView {
       const offices = state.offices[c.code] || [];
       const complete = offices.length > 0 && offices.every((o) => o);
       const grp = s("g", { class: `city${ckind ? ` hl hl-${ckind}` : ""}${complete ? " complete" : ""}`, "data-key": ckey });
-      grp.append(s("title", { text: `${c.name} (${c.code})${controller !== undefined ? ` — controlled by ${controller < 0 ? "neutral" : this.ownerName(controller)}` : ""}${complete ? " — completed" : ""}` }));
+      grp.append(s("title", { text: `${c.name} (${c.code})${controller !== undefined ? t("board.controlledBy", { owner: controller < 0 ? t("board.neutral") : this.ownerName(controller) }) : ""}${complete ? t("board.completed") : ""}` }));
       if (ckind) grp.append(s("rect", { x: b.x - 6 * k, y: b.y - 6 * k, width: b.w + 12 * k, height: b.h + 12 * k, rx: 9 * k, class: "hl-ring" }));
       const box = s("rect", {
         x: b.x, y: b.y, width: b.w, height: b.h, rx: 6 * k, class: "city-box", filter: "url(#shadow)",
@@ -638,7 +626,7 @@ export class BoardView {
         const okey = `o:${c.code}:${i}`;
         const okind = keys.get(okey);
         const og = s("g", { class: `office${okind ? ` hl hl-${okind}` : ""}`, "data-key": okey });
-        og.append(s("title", { text: `${c.name} office ${i + 1}: ${o.colour} ${o.shape === "circle" ? "(Merchant)" : "(Trader)"}${o.coin ? ", coin" : ""}` }));
+        og.append(s("title", { text: t(o.coin ? "board.officeCoin" : "board.office", { city: c.name, n: i + 1, colour: t(`privilege.${o.colour}`), piece: t(o.shape === "circle" ? "piece.M" : "piece.T") }) }));
         if (okind) og.append(s("rect", { x: ox - b.O / 2 - 3 * k, y: oy - b.O / 2 - 3 * k, width: b.O + 6 * k, height: b.O + 6 * k, rx: 4 * k, class: "hl-ring" }));
         const fill = PRIVILEGE_FILL[o.colour] || "#fff";
         const attrs = { fill, class: "office-slot", "stroke-width": 1.2 * k };
@@ -668,7 +656,7 @@ export class BoardView {
       // Name below, ability above.
       grp.append(s("text", { x: c.x, y: b.y + b.h + 12 * k, "font-size": 11.5 * k, class: "city-name", text: c.name }));
       if (c.ability) {
-        const label = ABILITY_LABEL[c.ability] || c.ability;
+        const label = abilityShort(c.ability);
         const w = (label.length * 5.6 + 12) * k;
         const akey = `ab:${c.code}`;
         const akind = keys.get(akey);
@@ -677,7 +665,7 @@ export class BoardView {
           s(
             "g",
             { class: `ability${akind ? ` hl hl-${akind}` : ""}`, "data-key": akey },
-            s("title", { text: `${c.name}: the ${label} ability` }),
+            s("title", { text: t("board.abilityTitle", { city: c.name, ability: t(`ability.${c.ability}`) }) }),
             akind ? s("rect", { x: c.x - w / 2 - 3 * k, y: b.y - 18 * k, width: w + 6 * k, height: 18 * k, rx: 9 * k, class: "hl-ring" }) : null,
             s("rect", { x: c.x - w / 2, y: b.y - 15 * k, width: w, height: 12 * k, rx: 6 * k, class: "ability-pill" }),
             s("text", { x: c.x, y: b.y - 6 * k, "font-size": 8.5 * k, class: "ability-label", text: `▲ ${label}` }),
@@ -686,7 +674,7 @@ export class BoardView {
       }
       if (this.layout.east_west && this.layout.east_west.includes(c.code)) {
         grp.append(
-          s("text", { x: b.x + b.w + 3 * k, y: b.y + 4 * k, "font-size": 8 * k, class: "ew-label", "text-anchor": "start", text: "E–W" }),
+          s("text", { x: b.x + b.w + 3 * k, y: b.y + 4 * k, "font-size": 8 * k, class: "ew-label", "text-anchor": "start", text: t("board.ew") }),
         );
       }
       g.append(grp);
@@ -705,7 +693,7 @@ export class BoardView {
     const x0 = c.x - ((spaces.length - 1) * step) / 2;
     g.append(
       s("rect", { x: x0 - 16 * k, y: y - 15 * k, width: (spaces.length - 1) * step + 32 * k, height: 30 * k, rx: 6 * k, class: "table-box" }),
-      s("text", { x: c.x, y: y + 25 * k, "font-size": 8 * k, class: "table-label", text: "Coellen table" }),
+      s("text", { x: c.x, y: y + 25 * k, "font-size": 8 * k, class: "table-label", text: t("board.table") }),
     );
     this.tableXY = new Map();
     spaces.forEach((sp, i) => {
@@ -714,7 +702,7 @@ export class BoardView {
       const key = `t:${sp.colour}`;
       const kind = keys.get(key);
       const grp = s("g", { class: `table-space${kind ? ` hl hl-${kind}` : ""}`, "data-key": key });
-      grp.append(s("title", { text: `Coellen table: ${sp.colour}, ${sp.points} PP` }));
+      grp.append(s("title", { text: t("board.tableTitle", { colour: t(`privilege.${sp.colour}`), points: sp.points }) }));
       if (kind) grp.append(s("circle", { cx: x, cy: y, r: 14 * k, class: "hl-ring" }));
       grp.append(s("circle", { cx: x, cy: y, r: 10.5 * k, fill: PRIVILEGE_FILL[sp.colour], class: "office-slot", "stroke-width": 1.2 * k }));
       const occ = state.coellen_table[i];
@@ -748,16 +736,16 @@ export class BoardView {
         s(
           "g",
           { class: "claim-badge hl hl-claim", "data-key": key },
-          s("title", { text: `Claim ${key.slice(2)}` }),
+          s("title", { text: t("board.claimTitle", { route: key.slice(2) }) }),
           s("rect", { x: x - 22 * k, y: y - 9 * k, width: 44 * k, height: 18 * k, rx: 9 * k, class: "claim-tile", "stroke-width": 1.3 * k }),
-          s("text", { x, y: y + 3.8 * k, "font-size": 10 * k, class: "claim-label", text: "Claim" }),
+          s("text", { x, y: y + 3.8 * k, "font-size": 10 * k, class: "claim-label", text: t("board.claim") }),
         ),
       );
     }
     for (const [route, type] of Object.entries(state.route_markers || {})) {
       const geo = this.routeGeom.get(route);
       if (!geo) continue;
-      const label = MARKER_LABEL[type] || type;
+      const label = markerShort(type);
       const w = Math.max(24, label.length * 7 + 10) * k;
       const [x, y] = geo.tavern || this.besideRoute(geo, w, 20 * k);
       const key = `r:${route}`;
@@ -766,7 +754,7 @@ export class BoardView {
         s(
           "g",
           { class: `bonus-marker${kind ? ` hl hl-${kind}` : ""}`, "data-key": key, "data-marker": type },
-          s("title", { text: `Bonus marker: ${MARKER_NAME[type] || type} (route ${route})` }),
+          s("title", { text: t("board.markerTitle", { marker: markerFull(type), route }) }),
           s("rect", { x: x - w / 2, y: y - 10 * k, width: w, height: 20 * k, rx: 5 * k, class: "marker-tile", "stroke-width": 1.3 * k, filter: "url(#shadow)" }),
           s("text", { x, y: y + 4 * k, "font-size": 10.5 * k, class: "marker-label", text: label }),
         ),
@@ -786,7 +774,7 @@ export class BoardView {
       s(
         "g",
         { class: "pawn", filter: "url(#shadow)" },
-        s("title", { text: `Pawn in province ${p.code}` }),
+        s("title", { text: t("board.pawnTitle", { code: p.code }) }),
         s("path", { d: `M${x - 10 * k},${y + 16 * k} L${x - 5 * k},${y + 2 * k} L${x + 5 * k},${y + 2 * k} L${x + 10 * k},${y + 16 * k} Z`, "stroke-width": 1.5 * k }),
         s("circle", { cx: x, cy: y - 3 * k, r: 6.5 * k, "stroke-width": 1.5 * k }),
       ),
@@ -825,7 +813,7 @@ export class BoardView {
     }
     // Completed cities 0..10.
     const y1 = 54;
-    g.append(s("text", { x: 5, y: y1 + 20, class: "track-caption", "text-anchor": "start", text: "Completed cities" }));
+    g.append(s("text", { x: 5, y: y1 + 20, class: "track-caption", "text-anchor": "start", text: t("board.completedCities") }));
     for (let i = 0; i <= 10; i++) {
       const x = 120 + i * 30;
       g.append(
@@ -836,7 +824,7 @@ export class BoardView {
     }
     // Scores as numbers.
     let x = 470;
-    g.append(s("text", { x, y: y1 + 20, class: "track-caption", "text-anchor": "start", text: "Score" }));
+    g.append(s("text", { x, y: y1 + 20, class: "track-caption", "text-anchor": "start", text: t("board.score") }));
     x += 42;
     state.players.forEach((p) => {
       const name = this.ownerName(p.seat);

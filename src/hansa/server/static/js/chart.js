@@ -9,6 +9,7 @@
 // colours as SVG presentation attributes (no style attributes: the pages' CSP), so it needs no stylesheet.
 
 import { h, s } from "./dom.js";
+import { t } from "./i18n.js";
 
 const INK = "#6b5b45";
 const GRID = "#eee6d3";
@@ -47,7 +48,7 @@ function draw(state, width) {
   const plotRight = W - m.r;
   const x = (i) => m.l + ((plotRight - m.l) * i) / n;
   const y = (v) => H - m.b - ((H - m.t - m.b) * v) / maxY;
-  const svg = s("svg", { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "score over the game", "font-family": "inherit" });
+  const svg = s("svg", { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("chart.label"), "font-family": "inherit" });
   // Grid and axes.
   for (let v = 0; v <= maxY; v += step) {
     svg.append(
@@ -55,7 +56,7 @@ function draw(state, width) {
       s("text", { x: m.l - 6, y: y(v) + 4, class: "axis-label", "text-anchor": "end", "font-size": 10, fill: INK, text: String(v) }),
     );
   }
-  svg.append(s("line", { x1: m.l, x2: plotRight, y1: y(20), y2: y(20), class: "goal-line", stroke: GOAL, "stroke-dasharray": "4 3" }, s("title", { text: "20 in-game points end the game" })));
+  svg.append(s("line", { x1: m.l, x2: plotRight, y1: y(20), y2: y(20), class: "goal-line", stroke: GOAL, "stroke-dasharray": "4 3" }, s("title", { text: t("chart.goal") })));
   // Turn ticks: at most ~10 labels (fewer on narrow charts).
   const lastTurn = pts[pts.length - 1].turn;
   const every = Math.max(1, Math.ceil(lastTurn / (narrow ? 6 : 10)));
@@ -72,7 +73,7 @@ function draw(state, width) {
   svg.append(
     s("line", { x1: m.l, x2: plotRight, y1: H - m.b, y2: H - m.b, class: "axis", stroke: INK }),
     s("line", { x1: m.l, x2: m.l, y1: m.t, y2: H - m.b, class: "axis", stroke: INK }),
-    s("text", { x: (plotRight + m.l) / 2, y: H - 3, class: "axis-title", "text-anchor": "middle", "font-size": 11, fill: INK, text: "turn" }),
+    s("text", { x: (plotRight + m.l) / 2, y: H - 3, class: "axis-title", "text-anchor": "middle", "font-size": 11, fill: INK, text: t("chart.turn") }),
   );
   // The shown move (replay).
   const cursor = s("line", { class: "chart-cursor", x1: 0, x2: 0, y1: m.t, y2: H - m.b, stroke: "#2b2118", "stroke-width": 1.2, "stroke-dasharray": "3 2", visibility: "hidden" });
@@ -86,7 +87,7 @@ function draw(state, width) {
     const fx = plotRight + (narrow ? 18 : 24);
     svg.append(
       s("line", { x1: plotRight, x2: plotRight, y1: m.t, y2: H - m.b, stroke: INK, "stroke-dasharray": "2 3", class: "final-sep" }),
-      s("text", { x: fx, y: H - m.b + 15, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: INK, class: "axis-label final-label", text: "final" }),
+      s("text", { x: fx, y: H - m.b + 15, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: INK, class: "axis-label final-label", text: t("chart.final") }),
     );
     const labels = [];
     players.forEach((p, seat) => {
@@ -99,7 +100,7 @@ function draw(state, width) {
       labels.push({ seat, total, colour: p.colour, name: p.name, symbol: p.symbol, y: y(total) });
     });
     for (const lb of labels) {
-      const g = s("g", { class: "final-total", "data-seat": lb.seat }, s("title", { text: `${lb.name}: ${lb.total}` }));
+      const g = s("g", { class: "final-total", "data-seat": lb.seat }, s("title", { text: t("chart.total", { name: lb.name, total: lb.total }) }));
       g.append(s("circle", { cx: fx, cy: lb.y, r: 7, fill: lb.colour, stroke: "#fff", "stroke-width": 1.5 }));
       if (lb.symbol) g.append(s("text", { x: fx, y: lb.y + 3.2, "text-anchor": "middle", "font-size": 8, fill: "#fff", text: lb.symbol, "pointer-events": "none" }));
       svg.append(g);
@@ -144,14 +145,14 @@ export function scoreChart(history, players, opts = {}) {
         { class: "name-tag chart-key", style: { "--pc": p.colour }, "data-seat": seat },
         h("span", { class: "swatch" }),
         h("span", { class: "nm", text: p.name }),
-        final ? h("span", { class: "muted", text: "in game" }) : null,
+        final ? h("span", { class: "muted", text: t("chart.inGame") }) : null,
         h("b", { class: "key-in-game", text: String(last) }),
-        total !== undefined ? h("span", { class: "muted", text: "final" }) : null,
+        total !== undefined ? h("span", { class: "muted", text: t("chart.final") }) : null,
         total !== undefined ? h("b", { class: "key-final", text: String(total) }) : null,
       ),
     );
   });
-  const caption = final ? "Lines: in-game score after every move. Dots: final totals after the end scoring." : "In-game score after every move";
+  const caption = final ? t("chart.captionFinal") : t("chart.caption");
   const box = h("div", { class: "chart-box" }, draw(state, state.width));
   const figure = h("figure", { class: "chart-wrap" }, box, legend, h("figcaption", { class: "muted", text: caption }));
   STATES.set(figure, state);

@@ -9,13 +9,14 @@
 
 import { api, ApiError, CLOSE, LiveSocket, gameIdFromLocation, tokenFromLocation } from "./api.js";
 import { BoardView, PRIVILEGE_FILL } from "./board.js";
-import { caption, pointsText, routeName, cityName, fmt } from "./captions.js";
+import { caption, pointsText, routeName, cityName } from "./captions.js";
 import { h, clear, put, $ } from "./dom.js";
 import { describeMove, renderDesks, renderLog, renderStatus, scoreTable, nameTag, seatName, swatchTag } from "./panels.js";
 import { scoreChart } from "./chart.js";
 import { PACES, Player, stepsSince } from "./playback.js";
 import { loadSettings, saveSettings } from "./settings.js";
 import { Zoom } from "./zoom.js";
+import { errorHead, initLanguage, language, languagePicker, t, tn } from "./i18n.js";
 
 const gameId = gameIdFromLocation();
 const token = tokenFromLocation();
@@ -84,31 +85,41 @@ const player = new Player({ show: showStep, done: playbackDone });
 // WebSocket's close code, deleted or damaged) and keep the record and the replay.
 const running = (v) => !!v && v.status === "running";
 const mine = (v) => running(v) && v.legal.length > 0 && !player.playing;
-const HALTED = {
-  stopped: "Game stopped",
-  abandoned: "Game abandoned",
-  deleted: "This game was deleted",
-  damaged: "This game is damaged",
-};
+const HALTED = new Set(["stopped", "abandoned", "deleted", "damaged"]);
 const GONE = new Set(["deleted", "damaged"]); // nothing left to download or replay
 const routeOfHouse = (house) => house.slice(0, house.lastIndexOf(":"));
 const controls = (seat) => !!view && view.you.includes(seat);
 
+/** The rules section an error names ("§2.6" -> "2.6"), for a link to /rules#s2-6. */
+function ruleSection(rule) {
+  const m = rule ? String(rule).match(/§\s*([0-9A-Z]+(?:\.[0-9A-Z]+)*)/) : null;
+  return m ? m[1] : null;
+}
+
+/** An error in the player's language: what went wrong by its kind (the HTTP status, or the rule a move broke),
+ * the server's own words (English) beneath when they add something, and a link to the rule. */
 function showError(err) {
   clear(el.error);
-  const status = err instanceof ApiError && err.status ? ` [${err.status}]` : "";
-  const rule = err.rule ? String(err.rule) : null;
-  const section = rule ? rule.match(/§\s*([0-9A-Z]+(?:\.[0-9A-Z]+)*)/) : null;
+  const status = err instanceof ApiError ? err.status : 0;
+  const section = ruleSection(err.rule);
+  const head = err.key ? t(err.key, err.params || {}) : errorHead(err);
+  // The server names the rule in its words too ("... (§2.6)"): the link says it once.
+  const detail = err.key ? null : section ? String(err.message).replace(/\s*\(§[^)]*\)\s*$/, "") : err.message;
+  el.error.dataset.status = status ? String(status) : "";
   put(
     el.error,
-    h("span", { class: "err-text", text: `${err.message}${status}` }),
-    rule
-      ? h("span", { class: "err-rule" }, " — ", section ? h("a", { href: `/rules#s${section[1].replace(/\./g, "-")}`, target: "_blank", rel: "noopener", text: `rule ${rule}` }) : `rule ${rule}`)
+    h("span", { class: "err-text", text: head || detail }),
+    head && detail ? h("span", { class: "err-detail", lang: "en", text: ` ${detail}` }) : null,
+    section
+      ? h("span", { class: "err-rule" }, " — ", h("a", { href: `/rules#s${section.replace(/\./g, "-")}`, target: "_blank", rel: "noopener", text: t("error.ruleLink", { rule: section }) }))
       : null,
-    h("button", { class: "err-close", type: "button", title: "dismiss", "aria-label": "dismiss", text: "×", onclick: clearError }),
+    h("button", { class: "err-close", type: "button", title: t("error.dismiss"), "aria-label": t("error.dismiss"), text: "×", onclick: clearError }),
   );
   el.error.hidden = false;
 }
+
+/** An error of this page itself, in the player's language. */
+const pageError = (key, params) => Object.assign(new Error(t(key, params)), { key, params });
 
 function clearError() {
   el.error.hidden = true;
@@ -116,10 +127,10 @@ function clearError() {
 }
 
 function setTitle() {
-  const base = `hansa — game ${gameId}`;
-  if (view && view.status === "over") document.title = `Game over — ${base}`;
-  else if (view && HALTED[view.status]) document.title = `${HALTED[view.status]} — ${base}`;
-  else document.title = mine(view) ? `● Your move — ${base}` : base;
+  const base = t("title.game", { id: gameId });
+  if (view && view.status === "over") document.title = `${t("status.over")} — ${base}`;
+  else if (view && HALTED.has(view.status)) document.title = `${t(`halted.${view.status}`)} — ${base}`;
+  else document.title = mine(view) ? `● ${t("title.yourMove")} — ${base}` : base;
 }
 
 // ------------------------------------------------------------------ legal moves -> board targets
@@ -201,12 +212,12 @@ function indexLegal(legal) {
 }
 
 function usable(m) {
-  const t = m.json.type;
-  if (mode && mode.type === "swap") return t === "swap";
-  if (t === "swap") return false;
-  if (mode && mode.type === "pawn") return t === "pawn";
+  const type = m.json.type;
+  if (mode && mode.type === "swap") return type === "swap";
+  if (type === "swap") return false;
+  if (mode && mode.type === "pawn") return type === "pawn";
   // Paid pawn moves only through the pawn mode (they cost an action).
-  return !(t === "pawn" && m.json.paid);
+  return !(type === "pawn" && m.json.paid);
 }
 
 /** Moves reachable from a key in the current mode. */
@@ -262,14 +273,14 @@ async function send(move) {
 
 /** End the turn; while actions remain, ask first (the safe answer, keep playing, has the focus). */
 function endTurn(move) {
-  const t = view.state.turn;
-  const left = t.allowance - t.actions_used;
-  if (settings.confirmEnd && t.phase === "actions" && left > 0) {
+  const tu = view.state.turn;
+  const left = tu.allowance - tu.actions_used;
+  if (settings.confirmEnd && tu.phase === "actions" && left > 0) {
     ask(
-      `You still have ${left} action${left === 1 ? "" : "s"} this turn. End your turn now?`,
+      tn("confirm.endTurn", left),
       [
-        { text: "Keep playing", id: "end-cancel", safe: true },
-        { text: "End turn", id: "end-confirm", danger: true, onclick: () => send(move) },
+        { text: t("confirm.keepPlaying"), id: "end-cancel", safe: true },
+        { text: t("move.end"), id: "end-confirm", danger: true, onclick: () => send(move) },
       ],
     );
     return;
@@ -352,24 +363,7 @@ async function hint() {
   }
 }
 
-const HINT = {
-  claim: "claim it now",
-  place: "{own} of the {spaces} houses of {route} would be yours",
-  drop: "{own} of the {spaces} houses of {route} would be yours",
-  relocate: "{own} of the {spaces} houses of {route} would be yours",
-  displace: "take the house from {victim}: {own} of the {spaces} houses of {route} yours",
-  income: "you need pieces in your supply",
-  lift: "free this piece to use it where it helps more",
-  "take-extra": "more pieces back on the board",
-  remove: "clear the way on {route}",
-  marker: "this route helps you most",
-  "use-marker": "use it while it helps",
-  swap: "the office order favours you",
-  improve: "the strongest improvement now",
-  pawn: "the routes you need border that province",
-  "neutral-office": "the city where it hurts you least",
-  end: "nothing else helps this turn",
-};
+const HINT_KINDS = new Set(["claim", "place", "drop", "relocate", "displace", "income", "lift", "take-extra", "remove", "marker", "use-marker", "swap", "improve", "pawn", "neutral-office", "end"]);
 
 function hintReason(reason) {
   const params = {
@@ -377,8 +371,8 @@ function hintReason(reason) {
     route: reason.route ? routeName(ctx, reason.route) : "",
     victim: reason.victim !== undefined && reason.victim !== null ? seatName(ctx, reason.victim) : "",
   };
-  let text = fmt(HINT[reason.kind] || "the heuristic bot's choice", params);
-  if (reason.points) text += ` (+${reason.points} points)`;
+  let text = t(HINT_KINDS.has(reason.kind) ? `hint.reason.${reason.kind}` : "hint.reason.default", params);
+  if (reason.points) text += ` ${tn("hint.points", reason.points)}`;
   return text;
 }
 
@@ -436,7 +430,7 @@ function onBoardClick(key, ev) {
   }
   if (claimRoutes.size === 1 && moves.every((m) => m.json.type === "claim") && (key.startsWith("r:") || key.startsWith("h:"))) {
     const route = [...claimRoutes][0];
-    openPopup(`Claim ${routeName(ctx, route)} — choose the benefit`, view.legal.filter((m) => m.json.type === "claim" && m.json.route === route), ev);
+    openPopup(t("popup.claim", { route: routeName(ctx, route) }), view.legal.filter((m) => m.json.type === "claim" && m.json.route === route), ev);
     return;
   }
   openPopup(popupTitle(key, moves), moves, ev);
@@ -452,12 +446,12 @@ function houseOnScreen() {
 function popupTitle(key, moves) {
   const [kind, ...rest] = key.split(":");
   const what = rest.join(":");
-  if (kind === "h") return `House ${routeName(ctx, routeOfHouse(what))} #${what.split(":").pop()}`;
-  if (kind === "r") return `Route ${routeName(ctx, what)}`;
+  if (kind === "h") return t("popup.house", { route: routeName(ctx, routeOfHouse(what)), n: what.split(":").pop() });
+  if (kind === "r") return t("popup.route", { route: routeName(ctx, what) });
   if (kind === "c" || kind === "o" || kind === "ab") return cityName(ctx, rest[0]);
-  if (kind === "t") return `Coellen table (${what})`;
-  if (kind === "p") return `Province ${what}`;
-  return moves.length ? describeMove(moves[0].json, ctx) : "Choose";
+  if (kind === "t") return t("popup.table", { colour: t(`privilege.${what}`) });
+  if (kind === "p") return t("popup.province", { code: what });
+  return moves.length ? describeMove(moves[0].json, ctx) : t("popup.choose");
 }
 
 // ------------------------------------------------------------------ popup
@@ -472,7 +466,7 @@ function benefitIcon(m) {
     const i = nextOffice(j.target);
     const o = c && i !== null ? c.offices[i] : null;
     if (!o) return null;
-    return h("span", { class: `office-icon shape-${o.shape}`, style: { "--fill": PRIVILEGE_FILL[o.colour] }, title: `${o.colour} ${o.shape === "circle" ? "(Merchant)" : "(Trader)"}${o.coin ? ", coin: +1 point" : ""}` }, o.coin ? h("span", { class: "coin-dot", text: "1" }) : null);
+    return h("span", { class: `office-icon shape-${o.shape}`, style: { "--fill": PRIVILEGE_FILL[o.colour] }, title: t(o.coin ? "popup.officeCoin" : "popup.office", { colour: t(`privilege.${o.colour}`), piece: t(o.shape === "circle" ? "piece.M" : "piece.T") }) }, o.coin ? h("span", { class: "coin-dot", text: "1" }) : null);
   }
   if (j.benefit === "extra") return h("span", { class: "office-icon extra", text: "+" });
   if (j.benefit === "table") {
@@ -514,7 +508,7 @@ function openPopup(title, moves, ev) {
     if (hotkey) popupKeys.set(hotkey.toLowerCase(), m.text);
     list.append(btn);
   });
-  el.popup.append(list, h("button", { type: "button", class: "popup-cancel", text: "Cancel (Esc)", onclick: closePopup }));
+  el.popup.append(list, h("button", { type: "button", class: "popup-cancel", text: t("popup.cancel"), onclick: closePopup }));
   el.popup.hidden = false;
   // Position near the click, kept inside the viewport (on phones: a sheet at the bottom, see app.css).
   const rect = el.popup.getBoundingClientRect();
@@ -591,8 +585,8 @@ function renderControls() {
   if (!isPlayer) return;
   const st = view.state;
   if (player.playing) {
-    el.prompt.append(h("b", { text: "Watching the moves of others… " }));
-    el.buttons.append(h("div", { class: "btn-group" }, h("button", { type: "button", class: "act", id: "skip-btn", text: "Show all now (Space)", onclick: () => player.skip() })));
+    el.prompt.append(h("b", { text: t("prompt.watching") + " " }));
+    el.buttons.append(h("div", { class: "btn-group" }, h("button", { type: "button", class: "act", id: "skip-btn", text: t("prompt.skip"), onclick: () => player.skip() })));
     el.input.disabled = true;
     el.sendBtn.disabled = true;
     return;
@@ -602,14 +596,14 @@ function renderControls() {
   el.sendBtn.disabled = !legal.length;
   for (const m of legal) el.datalist.append(h("option", { value: m.text }));
   if (!legal.length) {
-    if (!st.over) el.prompt.append("Waiting for ", nameTag(ctx, st.turn.decider), "…");
+    if (!st.over) el.prompt.append(t("prompt.waiting") + " ", nameTag(ctx, st.turn.decider), "…");
     return;
   }
   const types = new Set(legal.map((m) => m.json.type));
-  el.prompt.append(h("b", { text: view.you.length > 1 ? `${seatName(ctx, st.turn.decider)}: ` : "Your decision: " }), promptText(st, types));
+  el.prompt.append(h("b", { text: view.you.length > 1 ? `${seatName(ctx, st.turn.decider)}: ` : `${t("prompt.yours")}: ` }), promptText(st, types));
   const groups = [];
   const button = (label, onclick, cls = "", attrs = {}) => h("button", { type: "button", class: `act ${cls}`, onclick, text: label, ...attrs });
-  const byType = (t) => legal.filter((m) => m.json.type === t);
+  const byType = (type) => legal.filter((m) => m.json.type === type);
   // Income variants.
   const income = byType("income");
   if (income.length) groups.push(h("div", { class: "btn-group" }, ...income.map((m) => button(describeMove(m.json, ctx), () => send(m.text), "", { "data-move": m.text }))));
@@ -621,7 +615,7 @@ function renderControls() {
         "div",
         { class: "btn-group" },
         ...claimRoutes.map((r) =>
-          button(`Claim ${routeName(ctx, r)}…`, (ev) => openPopup(`Claim ${routeName(ctx, r)} — choose the benefit`, byType("claim").filter((m) => m.json.route === r), ev), "claim-btn", { "data-route": r }),
+          button(t("prompt.claimRoute", { route: routeName(ctx, r) }), (ev) => openPopup(t("popup.claim", { route: routeName(ctx, r) }), byType("claim").filter((m) => m.json.route === r), ev), "claim-btn", { "data-route": r }),
         ),
       ),
     );
@@ -630,11 +624,11 @@ function renderControls() {
   const markerBtns = [];
   for (const m of byType("use")) markerBtns.push(button(describeMove(m.json, ctx), () => send(m.text), "marker-btn", { "data-move": m.text }));
   const improve = byType("improve");
-  if (improve.length) markerBtns.push(button("Improve ability…", (ev) => openPopup("Improve which ability?", improve, ev), "marker-btn", { "data-action": "improve" }));
+  if (improve.length) markerBtns.push(button(t("prompt.improve"), (ev) => openPopup(t("popup.improve"), improve, ev), "marker-btn", { "data-action": "improve" }));
   const swaps = byType("swap");
   if (swaps.length) {
     markerBtns.push(
-      button(mode && mode.type === "swap" ? "Cancel swap" : "Swap offices…", () => {
+      button(mode && mode.type === "swap" ? t("prompt.cancelSwap") : t("prompt.swap"), () => {
         mode = mode && mode.type === "swap" ? null : { type: "swap" };
         redraw();
       }, `marker-btn${mode && mode.type === "swap" ? " active" : ""}`, { "data-action": "swap" }),
@@ -648,7 +642,7 @@ function renderControls() {
       h(
         "div",
         { class: "btn-group" },
-        button(mode && mode.type === "pawn" ? "Cancel pawn move" : "Move pawn (1 action)…", () => {
+        button(mode && mode.type === "pawn" ? t("prompt.cancelPawn") : t("prompt.pawn"), () => {
           mode = mode && mode.type === "pawn" ? null : { type: "pawn" };
           redraw();
         }, mode && mode.type === "pawn" ? "active" : "", { "data-action": "pawn" }),
@@ -661,51 +655,43 @@ function renderControls() {
   const tail = [];
   for (const m of byType("take")) tail.push(button(describeMove(m.json, ctx), () => send(m.text), "", { "data-move": m.text }));
   for (const m of byType("done")) tail.push(button(describeMove(m.json, ctx), () => send(m.text), "", { "data-move": "done", id: "done-btn" }));
-  if (view.table && view.table.hints) tail.push(button("Hint", () => hint(), "hint-btn", { id: "hint-btn", title: "The heuristic bot suggests a move (H)" }));
-  for (const m of byType("end")) tail.push(button(describeMove(m.json, ctx), () => endTurn(m.text), "end-btn", { "data-move": "end", id: "end-btn", title: "End your turn (E)" }));
-  if (mode && mode.type === "shift") tail.push(button("Cancel", () => { mode = null; redraw(); }, "", { id: "cancel-mode" }));
+  if (view.table && view.table.hints) tail.push(button(t("hint.button"), () => hint(), "hint-btn", { id: "hint-btn", title: t("hint.title") }));
+  for (const m of byType("end")) tail.push(button(describeMove(m.json, ctx), () => endTurn(m.text), "end-btn", { "data-move": "end", id: "end-btn", title: t("prompt.endTitle") }));
+  if (mode && mode.type === "shift") tail.push(button(t("common.cancel"), () => { mode = null; redraw(); }, "", { id: "cancel-mode" }));
   if (tail.length) groups.push(h("div", { class: "btn-group" }, ...tail));
   el.buttons.append(...groups);
   if (hintShown && hintShown.version === view.version) {
     el.buttons.append(
       h("div", { class: "hint-box", id: "hint-box" },
-        h("span", { class: "hint-text", text: `Hint: ${hintShown.text}` }),
-        h("button", { type: "button", class: "act primary", id: "hint-play", text: "Play it", onclick: () => send(hintShown.move.text) })),
+        h("span", { class: "hint-text", text: t("hint.text", { text: hintShown.text }) }),
+        h("button", { type: "button", class: "act primary", id: "hint-play", text: t("hint.play"), onclick: () => send(hintShown.move.text) })),
     );
   }
 }
 
 function promptText(st, types) {
-  const t = st.turn;
-  if (mode && mode.type === "swap") return "click a highlighted office to swap it with its neighbour.";
-  if (mode && mode.type === "pawn") return "click a province to move the pawn there (costs 1 action).";
-  if (mode && mode.type === "shift") return "click a free house to move the selected piece there.";
-  switch (t.phase) {
+  const tu = st.turn;
+  if (mode && mode.type === "swap") return t("prompt.modeSwap");
+  if (mode && mode.type === "pawn") return t("prompt.modePawn");
+  if (mode && mode.type === "shift") return t("prompt.modeShift");
+  switch (tu.phase) {
     case "actions": {
       const bits = [];
-      if (types.has("place")) bits.push("a free house to place");
-      if (types.has("displace")) bits.push("an opponent's piece to displace");
-      if (types.has("lift")) bits.push("your piece to move it");
-      if (types.has("claim")) bits.push("a glowing route or the office you want to claim");
-      if (types.has("pawn")) bits.push("a province to move the pawn");
-      return bits.length ? `click ${bits.join(", ")} — or use the buttons.` : "use the buttons below.";
+      for (const type of ["place", "displace", "lift", "claim", "pawn"]) if (types.has(type)) bits.push(t(`prompt.click.${type}`));
+      return bits.length ? t("prompt.click", { what: bits.join(", ") }) : t("prompt.buttons");
     }
-    case "move":
-      return "click your pieces to lift more, or a free house to drop a piece from your hand.";
     case "relocate":
-      return types.has("relocate") ? "click a highlighted free house to relocate a piece from your hand." : "take extra pieces or finish.";
+      return t(types.has("relocate") ? "prompt.relocate" : "prompt.relocateDone");
     case "remove":
-      return `click pieces to remove (${t.remove_left} left), or stop.`;
+      return t("prompt.remove", { n: tu.remove_left });
+    case "move":
     case "markers":
-      return "click a highlighted route to place the bonus marker.";
     case "pawn_setup":
-      return "click a province to place the pawn.";
     case "pawn_end":
-      return "click a province for the free pawn move, or end the turn.";
     case "neutral_office":
-      return "click the city that gets the neutral office.";
+      return t(`prompt.${tu.phase}`);
     default:
-      return "choose a move.";
+      return t("prompt.choose");
   }
 }
 
@@ -795,9 +781,9 @@ function adopt() {
   if (v.you.length === 0 || !running(v)) el.notify.hidden = true;
   // A problem on the server's side (a bot or the database failing) shows while it lasts.
   el.serverError.hidden = !v.error;
-  el.serverError.textContent = v.error ? `Server problem: ${v.error}` : "";
+  el.serverError.textContent = v.error ? t("table.serverProblem", { error: v.error }) : "";
   renderInfo(v);
-  el.undo.title = v.undo > 0 ? `take back ${v.undo} move(s) (U)` : "nothing to undo";
+  el.undo.title = v.undo > 0 ? tn("table.undoTitle", v.undo) : t("table.nothingToUndo");
   el.title.textContent = v.players.map((p) => p.name).join(" · ");
   document.body.dataset.version = String(v.version);
   document.body.dataset.shown = String(v.version);
@@ -809,16 +795,16 @@ function adopt() {
   el.turnBanner.hidden = !now;
   if (now) {
     clear(el.turnBanner).append(
-      h("b", { text: v.you.length > 1 ? `${seatName(ctx, v.state.turn.decider)} to decide` : "Your decision" }),
+      h("b", { text: v.you.length > 1 ? t("banner.toDecide", { name: seatName(ctx, v.state.turn.decider) }) : t("prompt.yours") }),
       " — ",
-      v.state.turn.phase === "relocate" ? "relocate your displaced piece" : `turn ${v.state.turn.number}`,
+      v.state.turn.phase === "relocate" ? t("banner.relocate") : t("banner.turn", { n: v.state.turn.number }),
     );
   }
   if (now && !wasMine && !firstView) notify(v);
   firstView = false;
   setTitle();
   if (v.status === "over") renderEndgame();
-  else if (HALTED[v.status]) renderHalted();
+  else if (HALTED.has(v.status)) renderHalted();
   else {
     el.endgame.hidden = true;
     endgameFor = null;
@@ -859,7 +845,7 @@ function renderCaption(entry = null, cap = null) {
   const log = view ? view.log : [];
   const e = entry || log[log.length - 1];
   if (!e) {
-    el.caption.append(h("span", { class: "muted", text: "No moves yet." }));
+    el.caption.append(h("span", { class: "muted", text: t("log.empty") }));
     return;
   }
   const c = cap || caption(e, ctx);
@@ -875,9 +861,9 @@ function renderCaption(entry = null, cap = null) {
 
 /** The discreet game info under the move log: the id, and the seed once it is public (or chosen). */
 function renderInfo(v) {
-  clear(el.info).append(h("span", { text: `Game ${v.id}` }));
-  if (v.seed !== null && v.seed !== undefined) el.info.append(" · ", h("span", { class: "seed", text: `seed ${v.seed}` }));
-  el.info.append(" · ", h("span", { text: v.table && v.table.hints ? "hints allowed" : "no hints" }));
+  clear(el.info).append(h("span", { text: t("info.game", { id: v.id }) }));
+  if (v.seed !== null && v.seed !== undefined) el.info.append(" · ", h("span", { class: "seed", text: t("info.seed", { seed: v.seed }) }));
+  el.info.append(" · ", h("span", { text: t(v.table && v.table.hints ? "info.hints" : "info.noHints") }));
 }
 
 function colours() {
@@ -894,7 +880,7 @@ function redraw() {
   board.render(view.state, colours(), hl);
   drawMarks();
   renderStatus(el.status, view.state, ctx);
-  if (HALTED[view.status]) el.status.prepend(h("b", { class: "st-halted", text: view.status[0].toUpperCase() + view.status.slice(1) }), " · ");
+  if (HALTED.has(view.status)) el.status.prepend(h("b", { class: "st-halted", text: t(`state.${view.status}`) }), " · ");
   const abilityKeys = new Map();
   if (mine(view)) for (const m of view.legal) if (m.json.type === "improve") abilityKeys.set(m.json.ability, "claim");
   renderDesks(el.desks, view.state, ctx, {
@@ -913,7 +899,7 @@ function notify(v) {
   if (!("Notification" in window) || Notification.permission !== "granted") return;
   if (document.hasFocus()) return;
   try {
-    const n = new Notification("hansa: your move", { body: `Game ${v.id}, turn ${v.state.turn.number}`, tag: `hansa-${v.id}` });
+    const n = new Notification(t("notify.title"), { body: t("notify.body", { id: v.id, n: v.state.turn.number }), tag: `hansa-${v.id}` });
     n.onclick = () => window.focus();
   } catch {
     /* some browsers only allow notifications from a service worker */
@@ -927,7 +913,7 @@ function setupNotifyButton() {
   }
   const update = () => {
     const p = Notification.permission;
-    el.notify.textContent = p === "granted" ? "Notifications on" : p === "denied" ? "Notifications blocked" : "Enable notifications";
+    el.notify.textContent = t(p === "granted" ? "table.notifyOn" : p === "denied" ? "table.notifyBlocked" : "table.notify");
     el.notify.disabled = p !== "default";
   };
   update();
@@ -948,8 +934,9 @@ function setupSettings() {
     document.body.classList.toggle("cb-mode", !!settings.colourBlind);
     document.body.dataset.pace = settings.pace;
   };
-  const paceRow = h("fieldset", { class: "set-pace" }, h("legend", { text: "Moves of others" }));
-  for (const [name, label] of [["slow", "Slow"], ["normal", "Normal"], ["fast", "Fast"], ["instant", "Instant"]]) {
+  const paceRow = h("fieldset", { class: "set-pace" }, h("legend", { text: t("settings.pace") }));
+  for (const name of ["slow", "normal", "fast", "instant"]) {
+    const label = t(`settings.pace.${name}`);
     const input = h("input", { type: "radio", name: "pace", value: name, id: `pace-${name}` });
     input.checked = settings.pace === name;
     input.addEventListener("change", () => {
@@ -971,12 +958,13 @@ function setupSettings() {
   };
   put(
     el.settings,
-    h("h2", { text: "Table settings" }),
+    h("h2", { text: t("settings.title") }),
+    h("label", { class: "set-lang" }, h("span", { text: `${t("common.language")} ` }), languagePicker()),
     paceRow,
-    toggle("cb-toggle", "Colour-blind mode: a symbol on every piece", "colourBlind"),
-    toggle("confirm-toggle", "Ask before ending a turn with actions left", "confirmEnd"),
-    h("p", { class: "set-keys muted", text: "Keyboard: Tab to a highlighted place, Enter to act; E end turn, U undo, H hint, Space show all, + − 0 zoom, Esc cancel." }),
-    h("p", { class: "set-links" }, h("a", { href: "/rules", target: "_blank", rel: "noopener", text: "Rules" }), " · ", h("a", { href: "/", text: "Lobby" })),
+    toggle("cb-toggle", t("settings.colourBlind"), "colourBlind"),
+    toggle("confirm-toggle", t("settings.confirmEnd"), "confirmEnd"),
+    h("p", { class: "set-keys muted", text: t("settings.keys") }),
+    h("p", { class: "set-links" }, h("a", { href: `/rules?lang=${language()}`, target: "_blank", rel: "noopener", text: t("common.rules") }), " · ", h("a", { href: "/", text: t("common.lobby") })),
   );
   el.settingsBtn.addEventListener("click", () => {
     el.settings.hidden = !el.settings.hidden;
@@ -1006,31 +994,31 @@ async function renderEndgame() {
   el.endgame.hidden = false;
   el.endgame.className = "panel endgame";
   const winners = st.result.winners;
-  const head = h("h2", null, "Game over — ", winners.length > 1 ? "winners: " : "winner: ");
+  const head = h("h2", null, `${t("status.over")} — `, `${t(winners.length > 1 ? "end.winners" : "end.winner")}: `);
   winners.forEach((w, i) => head.append(i ? ", " : "", nameTag(ctx, w)));
-  const triggers = (st.result.end_triggers || []).join(", ");
+  const triggers = (st.result.end_triggers || []).map((x) => t(`trigger.${x}`)).join(", ");
   put(
     el.endgame,
     head,
-    triggers ? h("p", { class: "muted", text: `Ended by: ${triggers}` }) : null,
+    triggers ? h("p", { class: "muted", text: t("end.triggers", { triggers }) }) : null,
     h("div", { class: "table-scroll" }, scoreTable(st.result, ctx)),
     h(
       "p",
       { class: "end-links" },
-      h("a", { href: api.recordUrl(gameId), download: `hansa-${gameId}.json`, class: "btn", id: "end-record", text: "Download record" }),
+      h("a", { href: api.recordUrl(gameId), download: `hansa-${gameId}.json`, class: "btn", id: "end-record", text: t("end.record") }),
       " ",
-      h("a", { href: `/replay/${encodeURIComponent(gameId)}`, class: "btn", id: "end-replay", text: "Open replay" }),
+      h("a", { href: `/replay/${encodeURIComponent(gameId)}`, class: "btn", id: "end-replay", text: t("end.replay") }),
       " ",
-      h("a", { href: "/", class: "btn", text: "Lobby" }),
+      h("a", { href: "/", class: "btn", text: t("common.lobby") }),
     ),
   );
-  const chartSlot = h("div", { class: "chart-slot", text: "Loading score chart…" });
+  const chartSlot = h("div", { class: "chart-slot", text: t("end.chartLoading") });
   el.endgame.append(chartSlot);
   try {
     const hist = await api.history(gameId);
     clear(chartSlot).append(scoreChart(hist, view.players));
   } catch (err) {
-    chartSlot.textContent = `Could not load the score history: ${err.message}`;
+    chartSlot.textContent = t("end.chartFailed", { error: err.message });
   }
 }
 
@@ -1047,28 +1035,28 @@ async function renderHalted() {
   el.recordLink.hidden = gone;
   put(
     el.endgame,
-    h("h2", { id: "halted-title", text: HALTED[view.status] }),
+    h("h2", { id: "halted-title", text: t(`halted.${view.status}`) }),
     view.note ? h("p", { class: "halted-note", id: "halted-note", text: view.note[0].toUpperCase() + view.note.slice(1) }) : null,
-    view.status === "deleted" ? h("p", { class: "muted", text: "Its creator deleted it: its record and its moves are gone." }) : null,
-    gone ? null : h("p", { class: "muted", text: `No more moves can be made. It ended in turn ${view.state.turn.number}, after ${view.version} move${view.version === 1 ? "" : "s"}.` }),
+    view.status === "deleted" ? h("p", { class: "muted", text: t("halted.deletedText") }) : null,
+    gone ? null : h("p", { class: "muted", text: tn("halted.text", view.version, { turn: view.state.turn.number }) }),
     h(
       "p",
       { class: "end-links" },
-      gone ? null : h("a", { href: api.recordUrl(gameId), download: `hansa-${gameId}.json`, class: "btn", id: "end-record", text: "Download record" }),
-      gone ? null : h("a", { href: `/replay/${encodeURIComponent(gameId)}`, class: "btn", id: "end-replay", text: "Open replay" }),
-      h("a", { href: "/", class: "btn", text: "Lobby" }),
+      gone ? null : h("a", { href: api.recordUrl(gameId), download: `hansa-${gameId}.json`, class: "btn", id: "end-record", text: t("end.record") }),
+      gone ? null : h("a", { href: `/replay/${encodeURIComponent(gameId)}`, class: "btn", id: "end-replay", text: t("end.replay") }),
+      h("a", { href: "/", class: "btn", text: t("common.lobby") }),
     ),
   );
   if (gone || view.version === 0) return;
-  const chartSlot = h("div", { class: "chart-slot", text: "Loading score chart…" });
+  const chartSlot = h("div", { class: "chart-slot", text: t("end.chartLoading") });
   el.endgame.append(chartSlot);
   try {
     const hist = await api.history(gameId);
     // A chart of flat zeros (a game stopped early) says nothing.
-    if (hist.turns.some((t) => t.scores.some((x) => x > 0))) clear(chartSlot).append(scoreChart(hist, view.players));
+    if (hist.turns.some((tr) => tr.scores.some((x) => x > 0))) clear(chartSlot).append(scoreChart(hist, view.players));
     else chartSlot.remove();
   } catch (err) {
-    chartSlot.textContent = `Could not load the score history: ${err.message}`;
+    chartSlot.textContent = t("end.chartFailed", { error: err.message });
   }
 }
 
@@ -1076,7 +1064,7 @@ async function renderHalted() {
 function gameGone(status, reason) {
   clearError();
   if (!view) {
-    showError(new Error(reason || HALTED[status]));
+    showError(reason ? new Error(reason) : pageError(`halted.${status}`));
     return;
   }
   player.skip();
@@ -1087,8 +1075,9 @@ function gameGone(status, reason) {
 // ------------------------------------------------------------------ start
 
 async function main() {
+  await initLanguage();
   if (!gameId) {
-    showError(new Error("no game id in the address"));
+    showError(pageError("error.noGame"));
     return;
   }
   el.replayLink.href = `/replay/${encodeURIComponent(gameId)}`;
@@ -1104,7 +1093,7 @@ async function main() {
     layout = await api.board(v.board_side);
   } catch (err) {
     showError(err);
-    el.status.textContent = "Could not load the game.";
+    el.status.textContent = t("error.load");
     return;
   }
   board = new BoardView(el.board, layout, { onClick: onBoardClick, trackIn: $("#track-wrap") });
@@ -1113,7 +1102,7 @@ async function main() {
   el.zoomOut.addEventListener("click", () => zoom.step(1 / 1.5));
   el.zoomReset.addEventListener("click", () => zoom.reset());
   window.addEventListener("resize", () => zoom.apply());
-  if (token && v.you.length === 0) showError(new Error("this link's token does not control any seat: watching only"));
+  if (token && v.you.length === 0) showError(pageError("error.watchOnly"));
   receive(v);
   const socket = new LiveSocket(gameId, token, {
     onView: (nv) => receive(nv),
@@ -1126,7 +1115,7 @@ async function main() {
       } else if (status === "reconnecting") {
         // attempt 0: dropped for reading too slowly (4408), back at once: no need to alarm anyone.
         el.conn.hidden = attempt === 0;
-        el.conn.textContent = `Connection lost — reconnecting… (attempt ${attempt})`;
+        el.conn.textContent = t("table.connLost", { n: attempt });
       } else if (info.code === CLOSE.DELETED) {
         el.conn.hidden = true;
         gameGone("deleted", null);
@@ -1135,7 +1124,7 @@ async function main() {
         gameGone("damaged", info.reason);
       } else {
         el.conn.hidden = false;
-        el.conn.textContent = info.reason ? `The game is not available: ${info.reason}` : "The game is not available.";
+        el.conn.textContent = info.reason ? t("table.unavailableWhy", { reason: info.reason }) : t("table.unavailable");
       }
     },
   });

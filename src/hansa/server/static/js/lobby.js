@@ -3,6 +3,7 @@
 
 import { api, fragmentLink, parseJson } from "./api.js";
 import { h, clear, $, copyText, absUrl, isLight } from "./dom.js";
+import { errorMessage, initLanguage, language, languagePicker, t, tn } from "./i18n.js";
 
 const STORE = "hansa.myGames";
 const PAGE = 30; // games per page of the recent list
@@ -41,141 +42,52 @@ let palette = {
 };
 const seatState = []; // remembered per seat index across count changes
 
-const COLOUR_NAMES = {
-  red: "Red",
-  blue: "Blue",
-  green: "Green",
-  purple: "Purple",
-  teal: "Teal",
-  yellow: "Yellow",
-  brown: "Brown",
-};
-
-const DEFAULT_MARK = "(default)";
-
-// Every rule option of GET /api/options in plain words: a label, what it is about, each value (a short text for
-// the menu, a longer one for the help), the option's section of the rules page (§6.x, /rules#s6-1 ...) and the
-// rule it changes.
-// "variant": shown only in two-player games of that variant.
+// Every rule option of GET /api/options in plain words, in the translations: lobby.opt.<option>.label, .help, and
+// per value .val.<value> (a short text for the menu) and .about.<value> (a longer one for the help).  Here: the
+// option's section of the rules page (§6.x, /rules#s6-1 ...) and the rule it changes; "variant": shown only in
+// two-player games of that variant.
 const OPTION_INFO = {
-  marker_set: {
-    label: "Bonus marker set",
-    help: "How many bonus markers of each kind are in the game. Three start face up on the taverns (Remove 3, Swap offices, Extra office); the others are shuffled face down and replace the markers players take. When a replacement is needed and none is left, the game ends. The rulebooks disagree on the counts.",
-    values: {
-      IT4: ["IT4: 16 markers (Italian rules)", "16 markers, as in the Italian rulebook, the latest edition. Face down: 3 Extra office, 2 Swap offices, 2 +3 actions, 2 +4 actions, 3 Improve ability, 1 Remove 3."],
-      EN16: ["EN16: 16 markers (English rules)", "16 markers, as in the English rulebook: one Extra office more, one Swap offices fewer. Face down: 4 Extra office, 1 Swap offices, 2 +3 actions, 2 +4 actions, 3 Improve ability, 1 Remove 3."],
-      PT15: ["PT15: 15 markers (Portuguese rules)", "15 markers, as in the Portuguese rulebook: one Swap offices fewer, so the supply runs out a little sooner. Face down: 3 Extra office, 1 Swap offices, 2 +3 actions, 2 +4 actions, 3 Improve ability, 1 Remove 3."],
-      BB15: ["BB15: 15 markers (Big Box, for reference)", "15 markers, as in the Big Box edition (another edition, kept for reference). Face down: 3 Extra office, 2 Swap offices, 2 +3 actions, 2 +4 actions, 2 Improve ability, 1 Remove 3."],
-    },
-    section: "6.1",
-    rule: "1.5",
-  },
-  marker_city_rule: {
-    label: "Where replacement markers may go",
-    help: "At the end of a turn, each replacement marker drawn goes on an empty route without a marker. This option says what one of the route's two cities must have.",
-    values: {
-      freeOffice: ["Next to a city with a free office", "At least one of the route's cities still has an unoccupied office (most rulebooks)."],
-      hasOffice: ["Next to a city with an occupied office", "At least one of the route's cities already holds somebody's office (the English rulebook's main text)."],
-    },
-    section: "6.2",
-    rule: "3.4",
-  },
-  swap_needs_own: {
-    label: "Swap offices needs one of yours",
-    help: "The Swap offices marker exchanges the occupants of two neighbouring offices in one city. The rulebooks do not say whose offices may be swapped.",
-    values: {
-      true: ["Yes: one of the two must be yours", "One of the two offices must be yours (as in the Big Box rules)."],
-      false: ["No: any two neighbouring offices", "Any two neighbouring occupied offices, even two of other players."],
-    },
-    section: "6.3",
-    rule: "3.3",
-  },
-  remove3_targets: {
-    label: "Remove 3: whose pieces",
-    help: "The Remove 3 marker takes up to 3 pieces off the routes; they go back to their owners' supply. Offices and the Coellen table are never touched.",
-    values: {
-      any: ["Anyone's pieces, yours too", "Any pieces on the routes, your own included (English, Italian and Czech rulebooks)."],
-      opponents: ["Only other players' pieces", "Only pieces of other players, and neutral pieces (the Portuguese rulebook's summary)."],
-    },
-    section: "6.4",
-    rule: "3.3",
-  },
-  remove3_mode: {
-    label: "Remove 3 marker: effect",
-    help: "What the Remove 3 marker does.",
-    values: {
-      remove: ["Remove up to 3 pieces", "Take up to 3 pieces off the routes; they return to their owners' supply (all rulebooks)."],
-      move: ["Move 3: move other players' pieces", "Move up to 3 pieces of other players (neutral ones too) to free houses of any routes; nothing is displaced, your own pieces never move (the Big Box's Move 3 marker)."],
-    },
-    section: "6.5",
-    rule: "3.3",
-  },
-  income_up_to: {
-    label: "Income: may take fewer pieces",
-    help: "The Income action moves pieces from your stock to your supply: as many as your Money bags show, or all of them at the top level.",
-    values: {
-      false: ["No: take the full amount", "Take exactly the Money bags amount, or the whole stock if it holds fewer (the rulebooks)."],
-      true: ["Yes: take up to the amount", "Take any number of pieces up to the Money bags amount (the Big Box wording)."],
-    },
-    section: "6.6",
-    rule: "2.2",
-  },
-  tie_break: {
-    label: "Tie-break for the win",
-    help: "Who wins when the highest final totals are equal.",
-    values: {
-      PT: ["Fewer actions, then more offices", "The tied player with fewer actions per turn wins; then the one with more offices on the board; then they share the win (the Portuguese rulebook, the only one with a tie-break)."],
-      SHARED: ["Tied players share the win", "Every tied player wins (Spanish and Czech rulebooks)."],
-      BB: ["Less developed Actions, then network", "The tied player with the less developed Actions track wins; then the one with the higher network score; then they share the win (Big Box)."],
-    },
-    section: "6.7",
-    rule: "4.4",
-  },
-  neutral_coellen: {
-    label: "Neutral traders on Coellen's routes",
-    variant: "neutral",
-    help: "Two players with neutral traders: at the start, a neutral trader stands on every route to a city that gives an ability instead of an office, and on the three tavern routes.",
-    values: {
-      true: ["Yes: ability cities and Coellen", "Also on the routes to Coellen (the Portuguese list: Groningen, Stade, Lübeck, Coellen, Göttingen, Halle)."],
-      false: ["No: only the ability cities", "Only on the routes to the five ability cities (the English and Italian rulebooks' scroll cities)."],
-    },
-    section: "6.9",
-    rule: "5.A",
-  },
-  neutral_keep_on_ability_route: {
-    label: "A neutral stays after a neutral claim",
-    variant: "neutral",
-    help: "Two players with neutral traders: when every house of a route holds a neutral piece, the route is claimed for the neutral at once and its pieces go back to the pool.",
-    values: {
-      true: ["Yes, on routes to ability cities", "If the route leads to an ability city (or to Coellen, with the option above), one neutral trader stays on it (Portuguese rulebook)."],
-      false: ["No: every piece returns to the pool", "Every neutral piece of the claimed route goes back to the pool."],
-    },
-    section: "6.10",
-    rule: "5.A",
-  },
-  neutral_extra_mandatory: {
-    label: "A displaced neutral brings another",
-    variant: "neutral",
-    help: "Two players with neutral traders: when a neutral trader is displaced, the other player puts it on a nearby route, together with one more neutral trader from the pool.",
-    values: {
-      true: ["Yes, always", "The additional neutral trader must be placed (the rulebooks: it moves together with an additional one)."],
-      false: ["Optional", "The player who relocates may decline the additional neutral trader."],
-    },
-    section: "6.11",
-    rule: "5.A",
-  },
-  pawn_free_moves: {
-    label: "Free pawn moves",
-    variant: "pawn",
-    help: "Two players with the pawn: you may place, displace and claim only on the routes around the pawn's province. The pawn may cross up to 2 borders for free; moving it anywhere else costs an action.",
-    values: {
-      once: ["Once: before or after your actions", "One free move a turn, before your first action or after your last (Spanish rulebook)."],
-      beforeAndAfter: ["Before and after your actions", "A free move before your first action and another after your last (Czech rulebook)."],
-    },
-    section: "6.12",
-    rule: "5.B",
-  },
+  marker_set: { section: "6.1", rule: "1.5" },
+  marker_city_rule: { section: "6.2", rule: "3.4" },
+  swap_needs_own: { section: "6.3", rule: "3.3" },
+  remove3_targets: { section: "6.4", rule: "3.3" },
+  remove3_mode: { section: "6.5", rule: "3.3" },
+  income_up_to: { section: "6.6", rule: "2.2" },
+  tie_break: { section: "6.7", rule: "4.4" },
+  neutral_coellen: { variant: "neutral", section: "6.9", rule: "5.A" },
+  neutral_keep_on_ability_route: { variant: "neutral", section: "6.10", rule: "5.A" },
+  neutral_extra_mandatory: { variant: "neutral", section: "6.11", rule: "5.A" },
+  pawn_free_moves: { variant: "pawn", section: "6.12", rule: "5.B" },
 };
+
+// The face-down bonus markers of each marker set (the three on the taverns come on top), listed in its help.
+const MARKER_SETS = {
+  IT4: { "extra-office": 3, swap: 2, "+3": 2, "+4": 2, improve: 3, remove3: 1 },
+  EN16: { "extra-office": 4, swap: 1, "+3": 2, "+4": 2, improve: 3, remove3: 1 },
+  PT15: { "extra-office": 3, swap: 1, "+3": 2, "+4": 2, improve: 3, remove3: 1 },
+  BB15: { "extra-office": 3, swap: 2, "+3": 2, "+4": 2, improve: 2, remove3: 1 },
+};
+
+/** The names the option texts fill in ({remove3}, {bags} ...): the game's own terms in the page's language. */
+function optionTerms(key, value) {
+  const terms = {
+    remove3: t("marker.remove3"),
+    swap: t("marker.swap"),
+    extra: t("marker.extra-office"),
+    bags: t("ability.bags"),
+    actions: t("ability.actions"),
+  };
+  const set = key === "marker_set" ? MARKER_SETS[String(value)] : null;
+  if (set) terms.list = Object.entries(set).map(([m, n]) => t("lobby.markerCount", { n, marker: t(`marker.${m}`) })).join(", ");
+  return terms;
+}
+
+/** An option's text in the page's language: "label" or "help" of the option, "val"/"about" of one of its values. */
+function optionText(key, part, value) {
+  const id = value === undefined ? `lobby.opt.${key}.${part}` : `lobby.opt.${key}.${part}.${String(value)}`;
+  const text = t(id, optionTerms(key, value));
+  return text === id ? null : text; // an option or value this page does not know yet
+}
 
 /** The rules page's anchor of a section number: "5.A" -> "/rules#s5-A" (ids are "s" + the number, dots as dashes). */
 function ruleHref(section) {
@@ -215,16 +127,31 @@ function saveMine(list) {
 
 // ------------------------------------------------------------------ seats and colours
 
+/** The name a seat gets until one is typed: "Player 1", "Bot 2" ... */
+function defaultName(type, i) {
+  return t(type === "bot" ? "lobby.defaultBot" : "lobby.defaultHuman", { n: i + 1 });
+}
+
 function defaultSeat(i) {
-  return i === 0 ? { type: "human", name: "Player 1", bot: bots.default } : { type: "bot", name: `Bot ${i + 1}`, bot: bots.default };
+  return i === 0 ? { type: "human", name: defaultName("human", 0), bot: bots.default } : { type: "bot", name: defaultName("bot", i), bot: bots.default };
+}
+
+/** A bot's level in words ("mcts:easy" -> lobby.botLevel.mcts-easy), else its name. */
+function botLabel(bot) {
+  const key = `lobby.botLevel.${String(bot).replace(/[^\w-]/g, "-")}`;
+  const text = t(key);
+  return text === key ? String(bot) : text;
 }
 
 function colourInfo(name) {
   return palette.colours.find((c) => c.name === name) || null;
 }
 
+/** A player colour's name, capitalised: colour.<name> of the translations, else the name itself. */
 function colourLabel(name) {
-  return COLOUR_NAMES[name] || name;
+  const key = `colour.${name}`;
+  const text = t(key) === key ? name : t(key);
+  return text.charAt(0).toLocaleUpperCase(language()) + text.slice(1);
 }
 
 /** A colour chip with its colour-blind symbol. */
@@ -257,8 +184,8 @@ function setSeatColour(row, name) {
   const btn = row.querySelector(".seat-colour");
   clear(btn).append(colourChip(name));
   btn.dataset.colour = name;
-  btn.setAttribute("aria-label", `Seat ${i + 1} colour: ${colourLabel(name)}`);
-  btn.title = `Colour: ${colourLabel(name)}`;
+  btn.setAttribute("aria-label", t("lobby.seatColourIs", { n: i + 1, colour: colourLabel(name) }));
+  btn.title = t("lobby.colourIs", { colour: colourLabel(name) });
 }
 
 function renderSeats() {
@@ -277,21 +204,26 @@ function renderSeats() {
   const taken = new Set();
   for (let i = 0; i < n; i++) {
     const st = seatState[i] || defaultSeat(i);
-    const type = h("select", { class: "seat-type", name: `type${i}`, "aria-label": `seat ${i + 1} type` }, h("option", { value: "human", text: "Human" }), h("option", { value: "bot", text: "Bot" }));
+    const type = h(
+      "select",
+      { class: "seat-type", name: `type${i}`, "aria-label": t("lobby.seatType", { n: i + 1 }) },
+      h("option", { value: "human", text: t("lobby.human") }),
+      h("option", { value: "bot", text: t("lobby.bot") }),
+    );
     type.value = st.type;
-    const name = h("input", { class: "seat-name", name: `name${i}`, maxlength: "30", required: true, "aria-label": `seat ${i + 1} name` });
+    const name = h("input", { class: "seat-name", name: `name${i}`, maxlength: "30", required: true, "aria-label": t("lobby.seatName", { n: i + 1 }) });
     name.value = st.name;
-    const bot = h("select", { class: "seat-bot", name: `bot${i}`, "aria-label": `seat ${i + 1} bot level` }, ...bots.bots.map((b) => h("option", { value: b, text: b })));
+    const bot = h("select", { class: "seat-bot", name: `bot${i}`, "aria-label": t("lobby.seatBot", { n: i + 1 }) }, ...bots.bots.map((b) => h("option", { value: b, text: botLabel(b) })));
     bot.value = st.bot || bots.default;
     const colourBtn = h("button", { type: "button", class: "seat-colour", "aria-haspopup": "listbox", "aria-expanded": "false" });
     colourBtn.addEventListener("click", () => toggleColourMenu(row));
-    const row = h("div", { class: `seat seat-${st.type}`, "data-seat": i }, colourBtn, h("span", { class: "seat-no", text: `Seat ${i + 1}` }), type, name, bot);
+    const row = h("div", { class: `seat seat-${st.type}`, "data-seat": i }, colourBtn, h("span", { class: "seat-no", text: t("lobby.seat", { n: i + 1 }) }), type, name, bot);
     bot.hidden = st.type !== "bot";
     type.addEventListener("change", () => {
       row.className = `seat seat-${type.value}`;
       bot.hidden = type.value !== "bot";
-      if (type.value === "bot" && /^Player \d+$/.test(name.value)) name.value = `Bot ${i + 1}`;
-      if (type.value === "human" && /^Bot \d+$/.test(name.value)) name.value = `Player ${i + 1}`;
+      if (type.value === "bot" && name.value === defaultName("human", i)) name.value = defaultName("bot", i);
+      if (type.value === "human" && name.value === defaultName("bot", i)) name.value = defaultName("human", i);
     });
     // A remembered colour stays unless an earlier seat has it now.
     const colour = st.colour && colourInfo(st.colour) && !taken.has(st.colour) ? st.colour : freeColour(taken);
@@ -329,7 +261,7 @@ function openColourMenu(row) {
   const i = Number(row.dataset.seat);
   const owners = new Map(seatRows().filter((r) => r !== row).map((r) => [r.dataset.colour, Number(r.dataset.seat)]));
   const btn = row.querySelector(".seat-colour");
-  const menu = h("div", { class: "colour-menu", id: "colour-menu", role: "listbox", "aria-label": `Seat ${i + 1} colour` });
+  const menu = h("div", { class: "colour-menu", id: "colour-menu", role: "listbox", "aria-label": t("lobby.seatColour", { n: i + 1 }) });
   for (const c of palette.colours) {
     const owner = owners.get(c.name);
     const selected = row.dataset.colour === c.name;
@@ -342,11 +274,11 @@ function openColourMenu(row) {
         "aria-selected": selected ? "true" : "false",
         "data-colour": c.name,
         disabled: owner !== undefined,
-        title: owner !== undefined ? `${colourLabel(c.name)}: taken by seat ${owner + 1}` : colourLabel(c.name),
+        title: owner !== undefined ? t("lobby.colourTaken", { colour: colourLabel(c.name), n: owner + 1 }) : colourLabel(c.name),
       },
       colourChip(c.name, "big"),
       h("span", { class: "colour-name", text: colourLabel(c.name) }),
-      owner !== undefined ? h("span", { class: "colour-owner", text: `Seat ${owner + 1}` }) : null,
+      owner !== undefined ? h("span", { class: "colour-owner", text: t("lobby.seat", { n: owner + 1 }) }) : null,
     );
     opt.addEventListener("click", () => {
       setSeatColour(row, c.name);
@@ -418,7 +350,7 @@ function markChanged() {
   const count = $("#options-changed");
   if (count) {
     count.hidden = !changed;
-    count.textContent = changed === 1 ? "1 changed" : `${changed} changed`;
+    count.textContent = tn("lobby.changed", changed);
   }
   const reset = $("#reset-options");
   if (reset) reset.disabled = !changed;
@@ -435,36 +367,37 @@ function renderOptions() {
   clear(el.options);
   for (const [key, spec] of Object.entries(options)) {
     if (key === "two_player_variant") continue;
-    const info = OPTION_INFO[key] || { label: key.replaceAll("_", " "), help: "", values: {} };
-    const valueText = (v) => (info.values[String(v)] ? info.values[String(v)][0] : String(v));
+    const info = OPTION_INFO[key] || {};
+    const valueText = (v) => optionText(key, "val", v) || String(v);
     const id = `opt-${key}`;
     const sel = h(
       "select",
       { "data-option": key, name: key, id },
-      ...spec.values.map((v) => h("option", { value: JSON.stringify(v), text: v === spec.default ? `${valueText(v)} ${DEFAULT_MARK}` : valueText(v) })),
+      ...spec.values.map((v) => h("option", { value: JSON.stringify(v), text: v === spec.default ? `${valueText(v)} ${t("lobby.defaultMark")}` : valueText(v) })),
     );
     sel.value = JSON.stringify(spec.default);
     sel.addEventListener("change", markChanged);
     const helpId = `help-${key}`;
-    const btn = h("button", { type: "button", class: "help-btn", "aria-expanded": "false", "aria-controls": helpId, title: "What does this option do?", "aria-label": "What does this option do?", text: "?" });
+    const btn = h("button", { type: "button", class: "help-btn", "aria-expanded": "false", "aria-controls": helpId, title: t("lobby.optionHelp"), "aria-label": t("lobby.optionHelp"), text: "?" });
     const list = h("dl", { class: "opt-values" });
     for (const v of spec.values) {
-      const [short, long] = info.values[String(v)] || [String(v), ""];
+      const long = optionText(key, "about", v);
       list.append(
-        h("dt", null, h("span", { text: short }), v === spec.default ? h("span", { class: "tag default-tag", text: "default" }) : null),
+        h("dt", null, h("span", { text: valueText(v) }), v === spec.default ? h("span", { class: "tag default-tag", text: t("lobby.default") }) : null),
         long ? h("dd", { text: long }) : null,
       );
     }
+    const help = optionText(key, "help");
     const panel = h(
       "div",
       { class: "opt-help", id: helpId, role: "note", hidden: true },
-      info.help ? h("p", { text: info.help }) : null,
+      help ? h("p", { text: help }) : null,
       list,
       h(
         "p",
         { class: "opt-links" },
-        info.section ? h("a", { class: "rule-link opt-rule", href: ruleHref(info.section), target: "_blank", rel: "noopener", text: `Rules §${info.section}` }) : null,
-        info.rule ? h("a", { class: "rule-link base-rule", href: ruleHref(info.rule), target: "_blank", rel: "noopener", title: "the rule this option changes", text: `§${info.rule}` }) : null,
+        info.section ? h("a", { class: "rule-link opt-rule", href: ruleHref(info.section), target: "_blank", rel: "noopener", text: t("lobby.rulesSection", { section: info.section }) }) : null,
+        info.rule ? h("a", { class: "rule-link base-rule", href: ruleHref(info.rule), target: "_blank", rel: "noopener", title: t("lobby.baseRule"), text: `§${info.rule}` }) : null,
       ),
     );
     btn.addEventListener("click", () => toggleHelp(btn, panel));
@@ -472,7 +405,7 @@ function renderOptions() {
       h(
         "div",
         { class: "opt", "data-option-row": key, "data-variant": info.variant || null },
-        h("div", { class: "opt-main" }, h("label", { class: "opt-label", for: id, text: info.label }), sel, btn),
+        h("div", { class: "opt-main" }, h("label", { class: "opt-label", for: id, text: optionText(key, "label") || key.replaceAll("_", " ") }), sel, btn),
         panel,
       ),
     );
@@ -518,12 +451,12 @@ async function create(ev) {
   const body = collect();
   const bad = body.players.find((p) => !p.name);
   if (bad) {
-    showError("Every seat needs a name.");
+    showError(t("lobby.errNoName"));
     return;
   }
   const colours = body.players.map((p) => p.colour);
   if (new Set(colours).size !== colours.length) {
-    showError("Two seats have the same colour: choose another one.");
+    showError(t("lobby.errSameColour"));
     return;
   }
   el.createBtn.disabled = true;
@@ -549,7 +482,7 @@ async function create(ev) {
     renderMine();
     loadRecent();
   } catch (err) {
-    showError(err.message); // e.g. 429 "this client may create 10 games a minute; wait 7 s"
+    showError(errorMessage(err)); // e.g. 429 "this client may create 10 games a minute; wait 7 s"
   } finally {
     el.createBtn.disabled = false;
   }
@@ -572,13 +505,13 @@ function showError(message) {
 function linkRow(label, url, extra) {
   const abs = absUrl(url);
   const input = h("input", { class: "link", readonly: true, value: abs, onfocus: (e) => e.target.select() });
-  const btn = h("button", { type: "button", class: "small copy-btn", text: "Copy" });
+  const btn = h("button", { type: "button", class: "small copy-btn", text: t("lobby.copy") });
   btn.addEventListener("click", async () => {
     const ok = await copyText(abs);
-    btn.textContent = ok ? "Copied ✓" : "Copy failed";
-    setTimeout(() => (btn.textContent = "Copy"), 1500);
+    btn.textContent = ok ? t("lobby.copied") : t("lobby.copyFailed");
+    setTimeout(() => (btn.textContent = t("lobby.copy")), 1500);
   });
-  return h("div", { class: "link-row", ...extra }, h("span", { class: "link-label", text: label }), input, btn, h("a", { href: url, class: "small btn", target: "_blank", rel: "noopener", text: "Open" }));
+  return h("div", { class: "link-row", ...extra }, h("span", { class: "link-label", text: label }), input, btn, h("a", { href: url, class: "small btn", target: "_blank", rel: "noopener", text: t("lobby.open") }));
 }
 
 function showCreated(game, hotseat) {
@@ -586,18 +519,17 @@ function showCreated(game, hotseat) {
   el.created.hidden = false;
   const humans = game.seats.filter((x) => x.type === "human");
   const openUrl = hotseat ? game.hotseat_url : humans.length ? humans[0].url : game.spectator_url;
-  el.created.append(h("h3", { text: `Game ${game.id} created` }));
-  el.created.append(h("p", { class: "muted", text: humans.length ? "Send each human player his own join link (it is his seat's secret)." : "Only bots play: watch with the spectator link." }));
-  for (const seat of humans) el.created.append(linkRow(`Seat ${seat.seat + 1}: ${seat.name}`, seat.url, { "data-seat": seat.seat, class: "link-row seat-link" }));
-  if (hotseat && humans.length) el.created.append(linkRow("Hot seat (all human seats)", game.hotseat_url, { class: "link-row hotseat-link" }));
-  el.created.append(linkRow("Spectators", game.spectator_url, { class: "link-row spectator-link" }));
-  el.created.append(h("p", null, h("a", { href: openUrl, class: "btn primary", id: "open-game", text: hotseat ? "Open game (hot seat)" : "Open game" })));
+  el.created.append(h("h3", { text: t("lobby.created", { id: game.id }) }));
+  el.created.append(h("p", { class: "muted", text: humans.length ? t("lobby.sendLinks") : t("lobby.onlyBots") }));
+  for (const seat of humans) el.created.append(linkRow(t("lobby.seatLink", { n: seat.seat + 1, name: seat.name }), seat.url, { "data-seat": seat.seat, class: "link-row seat-link" }));
+  if (hotseat && humans.length) el.created.append(linkRow(t("lobby.hotseatLink"), game.hotseat_url, { class: "link-row hotseat-link" }));
+  el.created.append(linkRow(t("lobby.spectators"), game.spectator_url, { class: "link-row spectator-link" }));
+  el.created.append(h("p", null, h("a", { href: openUrl, class: "btn primary", id: "open-game", text: hotseat ? t("lobby.openHotseat") : t("lobby.openGame") })));
   el.created.scrollIntoView({ behavior: "smooth", block: "nearest" });
 }
 
 // ------------------------------------------------------------------ lists
 
-const STATUS_TEXT = { over: "finished", stopped: "stopped", abandoned: "abandoned", damaged: "damaged" };
 const deleted = new Set(); // deleted from this page: the server's lobby cache may list them a moment longer
 
 function playersLine(players) {
@@ -605,13 +537,23 @@ function playersLine(players) {
   players.forEach((p, i) => {
     if (i) span.append(" · ");
     span.append(h("span", { class: "pname", text: p.name }));
-    if (p.type === "bot") span.append(h("span", { class: "tag", text: p.bot || "bot" }));
+    if (p.type === "bot") span.append(h("span", { class: "tag", text: p.bot ? botLabel(p.bot) : t("lobby.botTag") }));
   });
   return span;
 }
 
+/** The server's note on a game that ended early (English), in the page's language when it is one we know. */
+function noteText(note) {
+  let m;
+  if (note === "stopped by its creator") return t("lobby.note.stopped");
+  if ((m = /^no move for ([\d.]+) days$/.exec(note))) return tn("lobby.note.idle", Number(m[1]));
+  if ((m = /^stopped after (\d+) moves \(the move budget of games between bots\)$/.exec(note))) return tn("lobby.note.budget", Number(m[1]));
+  return note;
+}
+
 function statusTag(status, turn) {
-  const text = status === "running" ? (turn ? `turn ${turn}` : "running") : STATUS_TEXT[status] || status;
+  const known = ["running", "over", "stopped", "abandoned", "damaged"].includes(status);
+  const text = status === "running" && turn ? t("lobby.turn", { n: turn }) : known ? t(`lobby.status.${status}`) : status;
   return h("span", { class: `status-tag ${status}`, "data-status": status, text });
 }
 
@@ -638,13 +580,13 @@ function showMineError(message) {
 }
 
 async function stopGame(g) {
-  if (!window.confirm(`Stop game ${g.id}? No one can move in it any more (the record and the replay stay).`)) return;
+  if (!window.confirm(t("lobby.confirmStop", { id: g.id }))) return;
   showMineError("");
   try {
     const view = await api.stop(g.id, g.creatorToken);
     updateMine(g.id, { status: view.status, note: view.note, seed: view.seed });
   } catch (err) {
-    showMineError(`Could not stop game ${g.id}: ${err.message}`);
+    showMineError(t("lobby.errStop", { id: g.id, error: errorMessage(err) }));
     if (err.status === 409 || err.status === 422) {
       // Over, stopped or abandoned meanwhile: learn its status.
       try {
@@ -660,13 +602,13 @@ async function stopGame(g) {
 }
 
 async function deleteGame(g) {
-  if (!window.confirm(`Delete game ${g.id} for everyone? Its record and replay are deleted too; this cannot be undone.`)) return;
+  if (!window.confirm(t("lobby.confirmDelete", { id: g.id }))) return;
   showMineError("");
   try {
     await api.deleteGame(g.id, g.creatorToken);
   } catch (err) {
     if (err.status !== 404) {
-      showMineError(`Could not delete game ${g.id}: ${err.message}`);
+      showMineError(t("lobby.errDelete", { id: g.id, error: errorMessage(err) }));
       return;
     }
     // 404: it is gone already.
@@ -682,16 +624,16 @@ function renderMine() {
   const list = loadMine();
   clear(el.myGames);
   if (!list.length) {
-    el.myGames.append(h("p", { class: "muted", text: "Games created in this browser appear here." }));
+    el.myGames.append(h("p", { class: "muted", text: t("lobby.noMine") }));
     return;
   }
   for (const g of list) {
     const status = g.status || "running";
     const button = (label, cls, onclick, title) => h("button", { type: "button", class: `small ${cls}`, text: label, title, onclick });
-    const forget = button("Forget", "forget-btn", () => {
+    const forget = button(t("lobby.forget"), "forget-btn", () => {
       saveMine(loadMine().filter((x) => x.id !== g.id));
       renderMine();
-    }, "remove from this list (the game goes on)");
+    }, t("lobby.forgetTitle"));
     const when = new Date(g.created);
     const playable = status !== "damaged";
     el.myGames.append(
@@ -701,17 +643,17 @@ function renderMine() {
         h("code", { text: g.id }),
         playersLine(g.players || []),
         statusTag(status),
-        h("span", { class: "muted when", text: isNaN(when) ? "" : when.toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" }) }),
+        h("span", { class: "muted when", text: isNaN(when) ? "" : when.toLocaleString(language(), { dateStyle: "short", timeStyle: "short" }) }),
         h(
           "span",
           { class: "actions" },
-          playable ? h("a", { href: g.open, class: "btn small", text: "Open" }) : null,
-          playable ? h("a", { href: `/replay/${encodeURIComponent(g.id)}`, class: "btn small", text: "Replay" }) : null,
-          g.creatorToken && status === "running" ? button("Stop", "stop-btn", () => stopGame(g), "end the game for everyone") : null,
-          g.creatorToken ? button("Delete", "delete-btn danger", () => deleteGame(g), "delete the game for everyone") : null,
+          playable ? h("a", { href: g.open, class: "btn small", text: t("lobby.open") }) : null,
+          playable ? h("a", { href: `/replay/${encodeURIComponent(g.id)}`, class: "btn small", text: t("lobby.replay") }) : null,
+          g.creatorToken && status === "running" ? button(t("lobby.stop"), "stop-btn", () => stopGame(g), t("lobby.stopTitle")) : null,
+          g.creatorToken ? button(t("lobby.delete"), "delete-btn danger", () => deleteGame(g), t("lobby.deleteTitle")) : null,
           forget,
         ),
-        g.note && status !== "running" ? h("span", { class: "game-note", text: g.note }) : null,
+        g.note && status !== "running" ? h("span", { class: "game-note", text: noteText(g.note) }) : null,
       ),
     );
   }
@@ -721,17 +663,17 @@ function recentRow(g, my) {
   const shown = laterStatus(my, g); // my own action may be newer than the server's cached lobby page
   const status = shown.status;
   const note = status !== "running" ? shown.note : null;
-  const watch = status === "damaged" ? null : h("a", { href: my ? my.open : `/game/${encodeURIComponent(g.id)}`, class: "btn small", text: my ? "Open" : "Watch" });
-  const replay = status === "damaged" ? null : h("a", { href: `/replay/${encodeURIComponent(g.id)}`, class: "btn small", text: "Replay" });
+  const watch = status === "damaged" ? null : h("a", { href: my ? my.open : `/game/${encodeURIComponent(g.id)}`, class: "btn small", text: my ? t("lobby.open") : t("lobby.watch") });
+  const replay = status === "damaged" ? null : h("a", { href: `/replay/${encodeURIComponent(g.id)}`, class: "btn small", text: t("lobby.replay") });
   return h(
     "div",
     { class: `game-item ${status}`, "data-id": g.id, "data-status": status },
-    h("code", { text: g.id, title: g.seed !== null && g.seed !== undefined ? `seed ${g.seed}` : null }),
+    h("code", { text: g.id, title: g.seed !== null && g.seed !== undefined ? t("lobby.seedOf", { seed: g.seed }) : null }),
     playersLine(g.players),
     statusTag(status, g.turn),
-    h("span", { class: "muted", text: `${g.moves} move${g.moves === 1 ? "" : "s"}` }),
+    h("span", { class: "muted", text: g.moves ? tn("lobby.moves", g.moves) : t("lobby.noMoves") }),
     watch || replay ? h("span", { class: "actions" }, watch, replay) : null,
-    note ? h("span", { class: "game-note", text: note }) : null,
+    note ? h("span", { class: "game-note", text: noteText(note) }) : null,
   );
 }
 
@@ -745,7 +687,7 @@ function showPage(data, generation, append) {
   if (!append) clear(el.recent);
   const seen = new Set([...el.recent.querySelectorAll(".game-item")].map((x) => x.dataset.id));
   const games = data.games.filter((g) => !deleted.has(g.id) && !seen.has(g.id));
-  if (!append && !games.length) el.recent.append(h("p", { class: "muted", text: "No games yet." }));
+  if (!append && !games.length) el.recent.append(h("p", { class: "muted", text: t("lobby.noGames") }));
   for (const g of games) el.recent.append(recentRow(g, mine.get(g.id)));
   nextCursor = data.next || null;
   el.more.hidden = !nextCursor;
@@ -760,7 +702,7 @@ async function loadRecent() {
     renderMine(); // statuses learnt from the list
   } catch (err) {
     if (generation !== listGeneration) return;
-    clear(el.recent).append(h("p", { class: "error", text: `Could not load games: ${err.message}` }));
+    clear(el.recent).append(h("p", { class: "error", text: t("lobby.errGames", { error: errorMessage(err) }) }));
     el.more.hidden = true;
   }
 }
@@ -773,13 +715,16 @@ async function loadMore() {
     showPage(await api.listGames(PAGE, nextCursor), generation, true);
     renderMine(); // statuses learnt from the older page
   } catch (err) {
-    if (generation === listGeneration) el.recent.append(h("p", { class: "error", text: `Could not load more games: ${err.message}` }));
+    if (generation === listGeneration) el.recent.append(h("p", { class: "error", text: t("lobby.errMore", { error: errorMessage(err) }) }));
   } finally {
     el.more.disabled = false;
   }
 }
 
 async function main() {
+  await initLanguage();
+  $("#top-actions").prepend(languagePicker());
+  for (const a of document.querySelectorAll("a.rule-link[data-section]")) a.textContent = t("lobby.rulesSection", { section: a.dataset.section });
   el.count.addEventListener("change", renderSeats);
   el.form.addEventListener("submit", create);
   el.refresh.addEventListener("click", loadRecent);
@@ -794,10 +739,10 @@ async function main() {
     bots = b;
     options = o.options;
   } catch (err) {
-    showError(`Could not load bots/options: ${err.message}`);
+    showError(t("lobby.errOptions", { error: errorMessage(err) }));
   }
   const pal = await colours;
-  if (pal instanceof Error) showError(`Could not load the player colours: ${pal.message}`);
+  if (pal instanceof Error) showError(t("lobby.errColours", { error: errorMessage(pal) }));
   else palette = pal;
   renderOptions();
   renderSeats();

@@ -2,27 +2,21 @@
 // final score table, and human-readable labels for moves.  Names go in with textContent only.
 
 import { h, clear } from "./dom.js";
-import { MARKER_LABEL, MARKER_NAME, PRIVILEGE_FILL } from "./board.js";
-import { caption, pointsText, routeName } from "./captions.js";
+import { markerShort, PRIVILEGE_FILL } from "./board.js";
+import { caption, pointsText, routeName, pieceName, abilityName, markerName } from "./captions.js";
+import { t, tn } from "./i18n.js";
 
-export const ABILITIES = [
-  ["keys", "Keys", "Town keys (network multiplier)"],
-  ["actions", "Actions", "Actions per turn"],
-  ["privilege", "Privilege", "Privilege: office colours allowed"],
-  ["book", "Book", "Liber Sophiae: pieces per Move action"],
-  ["bags", "Bags", "Money bags: Income amount"],
-];
-const ABILITY_NAME = Object.fromEntries(ABILITIES.map(([k, n]) => [k, n]));
-const PIECE_NAME = { T: "Trader", M: "Merchant" };
+/** The abilities in the order of the player board. */
+export const ABILITIES = ["keys", "actions", "privilege", "book", "bags"];
 
 export function pieceIcon(kind, colour) {
-  return h("span", { class: `pc pc-${kind}`, style: colour ? { "--pc": colour } : undefined, title: PIECE_NAME[kind] });
+  return h("span", { class: `pc pc-${kind}`, style: colour ? { "--pc": colour } : undefined, title: pieceName(kind) });
 }
 
 export function seatName(ctx, seat) {
-  if (seat < 0) return "neutral";
+  if (seat < 0) return t("board.neutral");
   const p = ctx.players[seat];
-  return p ? p.name : `seat ${seat + 1}`;
+  return p ? p.name : t("common.seat", { n: seat + 1 });
 }
 
 /** Only the seat's colour swatch (with its symbol in colour-blind mode), the name in a tooltip: for sentences that
@@ -50,61 +44,61 @@ export function describeMove(m, ctx) {
   switch (m.type) {
     case "income": {
       const parts = [];
-      if (m.traders) parts.push(`${m.traders} Trader${m.traders > 1 ? "s" : ""}`);
-      if (m.merchants) parts.push(`${m.merchants} Merchant${m.merchants > 1 ? "s" : ""}`);
-      return `Income: ${parts.join(" + ") || "nothing"}`;
+      if (m.traders) parts.push(tn("move.traders", m.traders));
+      if (m.merchants) parts.push(tn("move.merchants", m.merchants));
+      return t("move.income", { pieces: parts.join(" + ") || t("move.nothing") });
     }
     case "place":
-      return `Place ${PIECE_NAME[m.piece]}`;
+      return t("move.place", { piece: pieceName(m.piece) });
     case "displace": {
-      const pay = [...m.pay].map((x) => PIECE_NAME[x]).join(" + ");
-      return `Displace with ${PIECE_NAME[m.piece]}, pay ${pay}`;
+      const pay = [...m.pay].map((x) => pieceName(x)).join(" + ");
+      return t("move.displace", { piece: pieceName(m.piece), pay });
     }
     case "lift":
-      return "Lift this piece (Move)";
+      return t("move.lift");
     case "drop":
-      return `Drop ${PIECE_NAME[m.piece]} here`;
+      return t("move.drop", { piece: pieceName(m.piece) });
     case "relocate":
-      return `Relocate ${PIECE_NAME[m.piece]} here`;
+      return t("move.relocate", { piece: pieceName(m.piece) });
     case "take":
-      return `Take an extra ${PIECE_NAME[m.piece]}`;
+      return t("move.take", { piece: pieceName(m.piece) });
     case "take-from":
-      return "Take this piece as an extra";
+      return t("move.takeFrom");
     case "done":
-      return ctx.phase === "remove" ? "Stop removing" : "Done (no more extras)";
+      return t(ctx.phase === "remove" ? "move.stopRemoving" : "move.done");
     case "claim":
       switch (m.benefit) {
         case "office":
-          return `Office in ${cityName(ctx, m.target)}`;
+          return t("move.claimOffice", { city: cityName(ctx, m.target) });
         case "extra":
-          return `Extra office in ${cityName(ctx, m.target)} (with a ${PIECE_NAME[m.piece]})`;
+          return t("move.claimExtra", { city: cityName(ctx, m.target), piece: pieceName(m.piece) });
         case "ability":
-          return `Improve ${abilityOfCity(ctx, m.target)} (${cityName(ctx, m.target)})`;
+          return t("move.claimAbility", { ability: abilityOfCity(ctx, m.target), city: cityName(ctx, m.target) });
         case "table": {
           const sp = ctx.layout && ctx.layout.coellen_table.find((x) => x.colour === m.target);
-          return `Coellen table, ${m.target} space${sp ? `: ${sp.points} points at the end` : ""}`;
+          return t("move.claimTable", { colour: t(`privilege.${m.target}`), points: sp ? sp.points : "?" });
         }
         default:
-          return `No benefit (points and marker only)`;
+          return t("move.claimNothing");
       }
     case "use":
-      return `Use ${MARKER_NAME[m.marker] || m.marker}`;
+      return t("move.use", { marker: markerName(m.marker) });
     case "improve":
-      return `Improve ${ABILITY_NAME[m.ability] || m.ability}`;
+      return t("move.improve", { ability: abilityName(m.ability) });
     case "swap":
-      return `Swap offices ${m.office} ↔ ${m.office + 1} in ${cityName(ctx, m.city)}`;
+      return t("move.swap", { a: m.office, b: m.office + 1, city: cityName(ctx, m.city) });
     case "remove":
-      return "Remove this piece";
+      return t("move.remove");
     case "shift":
-      return `Move piece to ${m.to}`;
+      return t("move.shift", { to: m.to });
     case "end":
-      return ctx.phase === "pawn_end" ? "End turn (no pawn move)" : "End turn";
+      return t(ctx.phase === "pawn_end" ? "move.endNoPawn" : "move.end");
     case "marker":
-      return `Place the bonus marker on ${routeName(ctx, m.route)}`;
+      return t("move.marker", { route: routeName(ctx, m.route) });
     case "pawn":
-      return `Pawn to ${m.province}${m.paid ? " (costs 1 action)" : ""}`;
+      return t(m.paid ? "move.pawnPaid" : "move.pawn", { province: m.province });
     case "neutral-office":
-      return `Neutral office in ${cityName(ctx, m.city)}`;
+      return t("move.neutralOffice", { city: cityName(ctx, m.city) });
     default:
       return m.type;
   }
@@ -112,45 +106,38 @@ export function describeMove(m, ctx) {
 
 function abilityOfCity(ctx, code) {
   const c = ctx.layout && ctx.layout.cities.find((x) => x.code === code);
-  return c && c.ability ? ABILITY_NAME[c.ability] || c.ability : "ability";
+  return abilityName(c && c.ability);
 }
 
-const PHASE_TEXT = {
-  move: "moving pieces",
-  remove: "Remove 3",
-  markers: "placing bonus markers",
-  pawn_setup: "placing the pawn",
-  pawn_end: "free pawn move",
-  neutral_office: "the neutral office's city",
-};
+const PHASES = new Set(["move", "remove", "markers", "pawn_setup", "pawn_end", "neutral_office"]);
 
 /** The status line, one short line: turn, whose, what is going on, actions used. */
 export function renderStatus(el, state, ctx) {
   clear(el);
-  const t = state.turn;
+  const tu = state.turn;
   if (state.over) {
-    el.append(h("b", { text: "Game over" }), ` after ${t.number} turns`);
+    el.append(h("b", { text: t("status.over") }), " ", tn("status.afterTurns", tu.number));
     return;
   }
-  el.append(h("span", { class: "st-turn", text: `Turn ${t.number}` }), " · ", nameTag(ctx, t.current));
-  if (t.relocation) {
+  el.append(h("span", { class: "st-turn", text: t("status.turn", { n: tu.number }) }), " · ", nameTag(ctx, tu.current));
+  if (tu.relocation) {
     // A displacement: who relocates, from where, and how many more they may take.
-    const who = t.relocation.owner;
-    el.append(" · ", nameTag(ctx, t.decider), h("span", { class: "st-phase", text: ` relocates${who < 0 ? " neutral" : ""} from ${routeName(ctx, t.relocation.route)}` }));
-  } else if (PHASE_TEXT[t.phase]) el.append(" · ", h("span", { class: "st-phase", text: PHASE_TEXT[t.phase] }));
-  if (t.phase === "actions" || t.phase === "move" || t.phase === "remove") {
-    const left = t.allowance - t.actions_used;
-    el.append(" · ", h("span", { class: "st-actions", title: "actions used / allowance this turn", text: `${t.actions_used}/${t.allowance} actions` }));
-    if (t.bonus_actions) el.append(h("span", { class: "st-bonus", text: ` (+${t.bonus_actions})` }));
+    const who = tu.relocation.owner;
+    el.append(" · ", nameTag(ctx, tu.decider), h("span", { class: "st-phase", text: " " + t(who < 0 ? "status.relocatesNeutral" : "status.relocates", { route: routeName(ctx, tu.relocation.route) }) }));
+  } else if (PHASES.has(tu.phase)) el.append(" · ", h("span", { class: "st-phase", text: t(`phase.${tu.phase}`) }));
+  if (tu.phase === "actions" || tu.phase === "move" || tu.phase === "remove") {
+    const left = tu.allowance - tu.actions_used;
+    el.append(" · ", h("span", { class: "st-actions", title: t("status.actionsTitle"), text: t("status.actions", { used: tu.actions_used, allowance: tu.allowance }) }));
+    if (tu.bonus_actions) el.append(h("span", { class: "st-bonus", text: ` (+${tu.bonus_actions})` }));
     el.dataset.left = String(left);
   }
-  if (t.remove_left !== undefined) el.append(h("span", { text: ` · ${t.remove_left} to remove` }));
-  if (t.hand && t.hand.length) {
+  if (tu.remove_left !== undefined) el.append(h("span", { text: " · " + t("status.toRemove", { n: tu.remove_left }) }));
+  if (tu.hand && tu.hand.length) {
     el.append(" · ");
-    const col = t.relocation ? (t.relocation.owner < 0 ? ctx.neutral : ctx.players[t.relocation.owner].colour) : ctx.players[t.current].colour;
-    for (const p of t.hand) el.append(pieceIcon(p, col));
+    const col = tu.relocation ? (tu.relocation.owner < 0 ? ctx.neutral : ctx.players[tu.relocation.owner].colour) : ctx.players[tu.current].colour;
+    for (const p of tu.hand) el.append(pieceIcon(p, col));
   }
-  if (t.decider !== t.current && !t.relocation) el.append(" · decides: ", nameTag(ctx, t.decider));
+  if (tu.decider !== tu.current && !tu.relocation) el.append(" · " + t("status.decides") + " ", nameTag(ctx, tu.decider));
 }
 
 /** Player desks. opts: {you: [seats], ended (no turn to mark: over, stopped...), abilityKeys: Map(ability -> kind),
@@ -158,13 +145,13 @@ export function renderStatus(el, state, ctx) {
 export function renderDesks(el, state, ctx, opts = {}) {
   clear(el);
   const you = new Set(opts.you || []);
-  const t = state.turn;
+  const tu = state.turn;
   const live = !state.over && !opts.ended;
   state.players.forEach((p) => {
-    const info = ctx.players[p.seat] || { name: `seat ${p.seat + 1}`, colour: "#777", type: "human" };
+    const info = ctx.players[p.seat] || { name: t("common.seat", { n: p.seat + 1 }), colour: "#777", type: "human" };
     const classes = ["desk"];
-    if (live && t.current === p.seat) classes.push("current");
-    if (live && t.decider === p.seat) classes.push("decider");
+    if (live && tu.current === p.seat) classes.push("current");
+    if (live && tu.decider === p.seat) classes.push("decider");
     if (you.has(p.seat)) classes.push("you");
     if (state.result && state.result.winners.includes(p.seat)) classes.push("winner");
     const desk = h("section", { class: classes.join(" "), style: { "--pc": info.colour }, "data-seat": p.seat });
@@ -173,9 +160,9 @@ export function renderDesks(el, state, ctx, opts = {}) {
       { class: "desk-head" },
       h("span", { class: "swatch big" }),
       h("span", { class: "desk-name", text: info.name }),
-      info.type === "bot" ? h("span", { class: "tag", text: `bot ${info.bot || ""}` }) : null,
-      you.has(p.seat) ? h("span", { class: "tag you-tag", text: "you" }) : null,
-      live && t.current === p.seat ? h("span", { class: "tag turn-tag", text: "turn" }) : null,
+      info.type === "bot" ? h("span", { class: "tag", text: t("desk.bot", { bot: info.bot || "" }) }) : null,
+      you.has(p.seat) ? h("span", { class: "tag you-tag", text: t("desk.you") }) : null,
+      live && tu.current === p.seat ? h("span", { class: "tag turn-tag", text: t("desk.turn") }) : null,
       deskScore(state, p),
     );
     desk.append(head);
@@ -183,17 +170,19 @@ export function renderDesks(el, state, ctx, opts = {}) {
       h(
         "div",
         { class: "desk-counts" },
-        h("span", { class: "cnt", title: "supply (usable pieces)" }, h("span", { class: "lbl", text: "Supply" }), pieceIcon("T", info.colour), h("b", { text: String(p.supply.T) }), pieceIcon("M", info.colour), h("b", { text: String(p.supply.M) })),
-        h("span", { class: "cnt", title: "stock" }, h("span", { class: "lbl", text: "Stock" }), pieceIcon("T", info.colour), h("b", { text: String(p.stock.T) }), pieceIcon("M", info.colour), h("b", { text: String(p.stock.M) })),
-        h("span", { class: "cnt", title: "offices on the board" }, h("span", { class: "lbl", text: "Offices" }), h("b", { text: String(p.offices) })),
-        h("span", { class: `cnt${p.plate ? " plate-full" : ""}`, title: "face-down replacement markers on the plate" }, h("span", { class: "lbl", text: "Plate" }), h("b", { text: String(p.plate) })),
-        p.east_west ? h("span", { class: "cnt ew", title: "East-West bonus received", text: "E–W ✓" }) : null,
+        h("span", { class: "cnt", title: t("desk.supplyTitle") }, h("span", { class: "lbl", text: t("desk.supply") }), pieceIcon("T", info.colour), h("b", { text: String(p.supply.T) }), pieceIcon("M", info.colour), h("b", { text: String(p.supply.M) })),
+        h("span", { class: "cnt", title: t("desk.stockTitle") }, h("span", { class: "lbl", text: t("desk.stock") }), pieceIcon("T", info.colour), h("b", { text: String(p.stock.T) }), pieceIcon("M", info.colour), h("b", { text: String(p.stock.M) })),
+        h("span", { class: "cnt", title: t("desk.officesTitle") }, h("span", { class: "lbl", text: t("desk.offices") }), h("b", { text: String(p.offices) })),
+        h("span", { class: `cnt${p.plate ? " plate-full" : ""}`, title: t("desk.plateTitle") }, h("span", { class: "lbl", text: t("desk.plate") }), h("b", { text: String(p.plate) })),
+        p.east_west ? h("span", { class: "cnt ew", title: t("desk.ewTitle"), text: t("desk.ew") }) : null,
       ),
     );
     const tracks = h("div", { class: "tracks" });
-    for (const [key, label, title] of ABILITIES) {
+    for (const key of ABILITIES) {
+      const label = t(`abilityShort.${key}`);
+      const title = t(`abilityHelp.${key}`);
       const a = p.abilities[key];
-      const kind = opts.abilityKeys && you.has(p.seat) && p.seat === t.decider ? opts.abilityKeys.get(key) : undefined;
+      const kind = opts.abilityKeys && you.has(p.seat) && p.seat === tu.decider ? opts.abilityKeys.get(key) : undefined;
       const row = h("div", { class: `track-row${kind ? ` hl hl-${kind}` : ""}`, title, "data-ability": key });
       if (kind && opts.onAbility) row.addEventListener("click", () => opts.onAbility(key));
       row.append(h("span", { class: "track-label", text: label }));
@@ -204,12 +193,12 @@ export function renderDesks(el, state, ctx, opts = {}) {
         const cell = h("span", { class: cls.join(" ") });
         if (i > a.level) {
           // Still covered by a piece of the player's colour (Merchants on the Book track).
-          cell.title = `${v} (covered)`;
+          cell.title = t("desk.covered", { v: key === "privilege" ? t(`privilege.${v}`) : v });
           cell.append(h("span", { class: `cover ${key === "book" ? "pc-M" : "pc-T"}` }));
           if (key !== "privilege") cell.append(h("span", { class: "tv-small", text: String(v) }));
           else cell.append(h("span", { class: "priv-small", style: { "--fill": PRIVILEGE_FILL[v] } }));
         } else if (key === "privilege") {
-          cell.append(h("span", { class: "priv", style: { "--fill": PRIVILEGE_FILL[v] }, title: v }));
+          cell.append(h("span", { class: "priv", style: { "--fill": PRIVILEGE_FILL[v] }, title: t(`privilege.${v}`) }));
         } else cell.append(h("span", { class: "tv", text: String(v) }));
         row.append(cell);
       });
@@ -218,10 +207,10 @@ export function renderDesks(el, state, ctx, opts = {}) {
     desk.append(tracks);
     const mk = h("div", { class: "desk-markers" });
     if (p.markers.length || p.used_markers.length) {
-      mk.append(h("span", { class: "lbl", text: "Markers" }));
-      for (const m of p.markers) mk.append(h("span", { class: "chip", title: `${MARKER_NAME[m] || m} (unused)`, text: MARKER_LABEL[m] || m }));
-      for (const m of p.used_markers) mk.append(h("span", { class: "chip used", title: `${MARKER_NAME[m] || m} (used)`, text: MARKER_LABEL[m] || m }));
-    } else mk.append(h("span", { class: "lbl muted", text: "No bonus markers" }));
+      mk.append(h("span", { class: "lbl", text: t("desk.markers") }));
+      for (const m of p.markers) mk.append(h("span", { class: "chip", title: t("desk.markerUnused", { marker: markerName(m) }), text: markerShort(m) }));
+      for (const m of p.used_markers) mk.append(h("span", { class: "chip used", title: t("desk.markerUsed", { marker: markerName(m) }), text: markerShort(m) }));
+    } else mk.append(h("span", { class: "lbl muted", text: t("desk.noMarkers") }));
     desk.append(mk);
     el.append(desk);
   });
@@ -233,12 +222,12 @@ function deskScore(state, p) {
   if (final) {
     return h(
       "span",
-      { class: "desk-score final", title: `final score (in game ${final.in_game})` },
+      { class: "desk-score final", title: t("desk.finalTitle", { n: final.in_game }) },
       h("span", { class: "final-total", text: String(final.total) }),
-      h("span", { class: "final-ingame", text: ` (${final.in_game} in game)` }),
+      h("span", { class: "final-ingame", text: " " + t("desk.inGame", { n: final.in_game }) }),
     );
   }
-  return h("span", { class: "desk-score", title: "in-game score", text: String(p.score) });
+  return h("span", { class: "desk-score", title: t("desk.scoreTitle"), text: String(p.score) });
 }
 
 /**
@@ -253,7 +242,7 @@ export function renderLog(el, log, ctx, opts = {}) {
   for (const e of log) {
     if (e.turn !== turn) {
       turn = e.turn;
-      list.append(h("li", { class: "log-turn", text: `Turn ${turn}` }));
+      list.append(h("li", { class: "log-turn", text: t("status.turn", { n: turn }) }));
     }
     const c = caption(e, ctx);
     const item = h(
@@ -273,21 +262,13 @@ export function renderLog(el, log, ctx, opts = {}) {
     }
     list.append(item);
   }
-  if (!log.length) list.append(h("li", { class: "muted", text: "No moves yet." }));
+  if (!log.length) list.append(h("li", { class: "muted", text: t("log.empty") }));
   el.append(list);
   if (atBottom || el.dataset.init !== "1") el.scrollTop = el.scrollHeight;
   el.dataset.init = "1";
 }
 
-const SCORE_COLS = [
-  ["in_game", "In game", "Game"],
-  ["abilities", "Abilities", "Abil."],
-  ["markers", "Markers", "Mark."],
-  ["coellen", "Coellen", "Coel."],
-  ["control", "Control", "Ctrl"],
-  ["network", "Network", "Net"],
-  ["total", "Total", "Total"],
-];
+const SCORE_COLS = ["in_game", "abilities", "markers", "coellen", "control", "network", "total"];
 
 /** A header with a long and a short label (the short one on narrow screens, the long one in its tooltip). */
 const headCell = (long, short) => h("th", { title: long }, h("span", { class: "long", text: long }), h("span", { class: "short", text: short }));
@@ -295,7 +276,7 @@ const headCell = (long, short) => h("th", { title: long }, h("span", { class: "l
 /** Final score breakdown (state.result). */
 export function scoreTable(result, ctx) {
   const table = h("table", { class: "score-table" });
-  table.append(h("thead", null, h("tr", null, h("th", { text: "Player" }), ...SCORE_COLS.map(([, long, short]) => headCell(long, short)))));
+  table.append(h("thead", null, h("tr", null, h("th", { text: t("score.player") }), ...SCORE_COLS.map((k) => headCell(t(`score.${k}`), t(`score.${k}.short`))))));
   const body = h("tbody");
   const rows = [...result.scores].sort((a, b) => b.total - a.total);
   for (const sc of rows) {
@@ -304,8 +285,8 @@ export function scoreTable(result, ctx) {
       h(
         "tr",
         { class: win ? "winner" : "", "data-seat": sc.player },
-        h("td", null, nameTag(ctx, sc.player), win ? h("span", { class: "win-mark", title: "winner" }, " ★", h("span", { class: "long", text: " winner" })) : null),
-        ...SCORE_COLS.map(([k]) => h("td", { class: k === "total" ? "total" : "", text: String(sc[k]) })),
+        h("td", null, nameTag(ctx, sc.player), win ? h("span", { class: "win-mark", title: t("score.winner") }, " ★", h("span", { class: "long", text: " " + t("score.winner") })) : null),
+        ...SCORE_COLS.map((k) => h("td", { class: k === "total" ? "total" : "", text: String(sc[k]) })),
       ),
     );
   }

@@ -8,6 +8,7 @@ import { h, clear, $, isLight } from "./dom.js";
 import { renderDesks, renderStatus } from "./panels.js";
 import { scoreChart, setChartCursor } from "./chart.js";
 import { loadSettings, saveSettings } from "./settings.js";
+import { errorMessage, initLanguage, languagePicker, t, tn } from "./i18n.js";
 
 const gameId = gameIdFromLocation();
 const el = {
@@ -48,15 +49,8 @@ let chart = null;
 const logSeat = new Map(); // move number -> seat that made it (the view's log: the latest moves only)
 const items = new Map(); // move number -> its <li> in the move list
 
-const FINAL_ROWS = [
-  ["in_game", "In-game score"],
-  ["abilities", "Abilities developed"],
-  ["markers", "Bonus markers"],
-  ["coellen", "Coellen table"],
-  ["control", "Controlled cities"],
-  ["network", "Network"],
-  ["total", "Total"],
-];
+// The rows of the final scoring, each named by replay.row.<key>.
+const FINAL_ROWS = ["in_game", "abilities", "markers", "coellen", "control", "network", "total"];
 
 function showError(message) {
   el.error.textContent = message;
@@ -66,7 +60,7 @@ function showError(message) {
 // ------------------------------------------------------------------ players
 
 function player(seat) {
-  return (view && view.players[seat]) || { name: `seat ${seat + 1}`, colour: "#777", symbol: "" };
+  return (view && view.players[seat]) || { name: t("common.seat", { n: seat + 1 }), colour: "#777", symbol: "" };
 }
 
 /** A player's colour with his colour-blind symbol. */
@@ -88,8 +82,8 @@ function turnPlayer(turn) {
 
 /** The seat that made move n, when known (the history's seat, else the view's log of the latest moves). */
 function mover(n) {
-  const t = history && history.turns[n];
-  if (t && Number.isInteger(t.seat)) return t.seat;
+  const entry = history && history.turns[n];
+  if (entry && Number.isInteger(entry.seat)) return entry.seat;
   return logSeat.has(n) ? logSeat.get(n) : null;
 }
 
@@ -116,27 +110,27 @@ function buildMoveList() {
   clear(el.moveList);
   items.clear();
   if (!history) return;
-  const start = h("li", { class: "ml-move ml-start", role: "option", tabindex: "-1", "data-n": 0, "aria-selected": "false" }, h("span", { class: "ml-n", text: "0" }), h("span", { class: "ml-text", text: "Start of the game" }));
+  const start = h("li", { class: "ml-move ml-start", role: "option", tabindex: "-1", "data-n": 0, "aria-selected": "false" }, h("span", { class: "ml-n", text: "0" }), h("span", { class: "ml-text", text: t("replay.start") }));
   el.moveList.append(start);
   items.set(0, start);
   let turn = null;
-  for (const t of history.turns.slice(1)) {
-    if (t.turn !== turn) {
-      turn = t.turn;
-      el.moveList.append(h("li", { class: "ml-turn", role: "presentation", "data-turn": turn }, h("span", { class: "ml-turn-no", text: `Turn ${turn}` }), seatTag(turnPlayer(turn))));
+  for (const entry of history.turns.slice(1)) {
+    if (entry.turn !== turn) {
+      turn = entry.turn;
+      el.moveList.append(h("li", { class: "ml-turn", role: "presentation", "data-turn": turn }, h("span", { class: "ml-turn-no", text: t("replay.turn", { n: turn }) }), seatTag(turnPlayer(turn))));
     }
-    const who = mover(t.n);
-    const other = who !== null && who !== turnPlayer(t.turn);
+    const who = mover(entry.n);
+    const other = who !== null && who !== turnPlayer(entry.turn);
     const li = h(
       "li",
-      { class: "ml-move", role: "option", tabindex: "-1", "data-n": t.n, "aria-selected": "false" },
-      h("span", { class: "ml-n", text: String(t.n) }),
+      { class: "ml-move", role: "option", tabindex: "-1", "data-n": entry.n, "aria-selected": "false" },
+      h("span", { class: "ml-n", text: String(entry.n) }),
       other ? seatTag(who, "ml-who") : null,
-      h("code", { class: "ml-text", text: t.move }),
-      gainChips(t.n),
+      h("code", { class: "ml-text", text: entry.move }),
+      gainChips(entry.n),
     );
     el.moveList.append(li);
-    items.set(t.n, li);
+    items.set(entry.n, li);
   }
 }
 
@@ -192,10 +186,10 @@ function onListKey(ev) {
 function renderScoreNow(k) {
   clear(el.scoreNow);
   if (!history || !history.turns[k]) {
-    el.scoresTitle.textContent = "Scores";
+    el.scoresTitle.textContent = t("replay.scores");
     return;
   }
-  el.scoresTitle.textContent = k === 0 ? "Scores at the start" : `Scores after move ${k}`;
+  el.scoresTitle.textContent = k === 0 ? t("replay.scoresStart") : t("replay.scoresAfter", { n: k });
   const scores = history.turns[k].scores;
   const best = Math.max(...scores);
   const moved = new Map(gains(k).map((g) => [g.seat, g.d]));
@@ -216,7 +210,17 @@ function renderScoreNow(k) {
     h(
       "table",
       { class: "score-now-table" },
-      h("thead", null, h("tr", null, h("th", { scope: "col", text: "Player" }), h("th", { scope: "col", text: "In game" }), h("th", { scope: "col", title: "points scored by this move", text: "This move" }))),
+      h(
+        "thead",
+        null,
+        h(
+          "tr",
+          null,
+          h("th", { scope: "col", text: t("replay.player") }),
+          h("th", { scope: "col", text: t("replay.inGame") }),
+          h("th", { scope: "col", title: t("replay.thisMoveTitle"), text: t("replay.thisMove") }),
+        ),
+      ),
       body,
     ),
   );
@@ -232,7 +236,7 @@ function renderFinal() {
   clear(el.finalTable);
   const cols = [...result.scores].sort((a, b) => b.total - a.total || a.player - b.player);
   const winners = new Set(result.winners || []);
-  const head = h("tr", null, h("th", { scope: "col", class: "ft-cat" }, h("span", { class: "visually-hidden", text: "Category" })));
+  const head = h("tr", null, h("th", { scope: "col", class: "ft-cat" }, h("span", { class: "visually-hidden", text: t("replay.category") })));
   for (const sc of cols) {
     const win = winners.has(sc.player);
     head.append(
@@ -241,17 +245,17 @@ function renderFinal() {
         { scope: "col", class: `ft-player${win ? " winner" : ""}`, "data-seat": sc.player, style: { "--pc": player(sc.player).colour } },
         chip(sc.player),
         h("span", { class: "ft-name", text: player(sc.player).name, title: player(sc.player).name }),
-        win ? h("span", { class: "win-mark", title: "winner", text: "★" }) : null,
+        win ? h("span", { class: "win-mark", title: t("replay.winner"), text: "★" }) : null,
       ),
     );
   }
   const body = h("tbody");
-  for (const [key, label] of FINAL_ROWS) {
-    const row = h("tr", { class: `ft-row ft-${key}`, "data-row": key }, h("th", { scope: "row", class: "ft-cat", text: label }));
+  for (const key of FINAL_ROWS) {
+    const row = h("tr", { class: `ft-row ft-${key}`, "data-row": key }, h("th", { scope: "row", class: "ft-cat", text: t(`replay.row.${key}`) }));
     for (const sc of cols) row.append(h("td", { class: winners.has(sc.player) ? "winner" : null, "data-seat": sc.player, text: String(sc[key]) }));
     body.append(row);
   }
-  const winnerLine = h("p", { class: "ft-winners" }, h("span", { class: "ft-winners-label", text: winners.size > 1 ? "Winners:" : "Winner:" }), ...[...winners].map((w) => seatTag(w)));
+  const winnerLine = h("p", { class: "ft-winners" }, h("span", { class: "ft-winners-label", text: tn("replay.winners", winners.size) }), ...[...winners].map((w) => seatTag(w)));
   el.finalTable.append(winnerLine, h("div", { class: "table-scroll" }, h("table", { class: `final-table${cols.length >= 4 ? " many" : ""}`, id: "final-scores" }, h("thead", null, head), body)));
   el.final.hidden = false;
 }
@@ -312,12 +316,12 @@ async function show(k, focus = false) {
       board.render(data.state, colours);
       renderStatus(el.status, data.state, ctx);
       renderDesks(el.desks, data.state, ctx);
-      el.text.textContent = data.move || "start of the game";
+      el.text.textContent = data.move || t("replay.startMove");
       clear(el.who);
       if (target > 0 && history && history.turns[target]) {
-        const t = history.turns[target];
+        const entry = history.turns[target];
         const who = mover(target);
-        el.who.append(h("span", { class: "who-turn muted", text: `Turn ${t.turn}` }), seatTag(who !== null ? who : turnPlayer(t.turn)));
+        el.who.append(h("span", { class: "who-turn muted", text: t("replay.turn", { n: entry.turn }) }), seatTag(who !== null ? who : turnPlayer(entry.turn)));
       }
       el.num.textContent = `${target} / ${total}`;
       document.body.dataset.k = String(target);
@@ -327,7 +331,7 @@ async function show(k, focus = false) {
       el.last.disabled = target >= total;
     }
   } catch (err) {
-    showError(err.message);
+    showError(errorMessage(err));
   } finally {
     loading = false;
   }
@@ -346,9 +350,11 @@ function colourBlindSwitch() {
 }
 
 async function main() {
+  await initLanguage();
+  $(".topbar").append(languagePicker()); // last on a wide screen, beside the title on a phone (replay.css)
   colourBlindSwitch();
   if (!gameId) {
-    showError("no game id in the address");
+    showError(t("replay.noId"));
     return;
   }
   el.gameLink.href = `/game/${encodeURIComponent(gameId)}`;
@@ -357,15 +363,15 @@ async function main() {
   try {
     view = await api.view(gameId, null);
   } catch (err) {
-    showError(err.message);
-    el.status.textContent = "Could not load the game.";
+    showError(errorMessage(err));
+    el.status.textContent = t("replay.errGame");
     return;
   }
   for (const e of view.log || []) logSeat.set(e.n, e.seat);
   const [layout, hist] = await Promise.all([
     api.board(view.board_side),
     api.history(gameId).catch((err) => {
-      showError(`Could not load the move list: ${err.message}`);
+      showError(t("replay.errHistory", { error: errorMessage(err) }));
       return null;
     }),
   ]);
@@ -379,7 +385,7 @@ async function main() {
   };
   total = Math.max(view.version, history ? history.turns.length - 1 : 0);
   el.title.textContent = `${gameId}: ${view.players.map((p) => p.name).join(" · ")}`;
-  document.title = `hansa — replay ${gameId}`;
+  document.title = t("replay.docTitleOf", { id: gameId });
   el.slider.max = String(total);
   board = new BoardView(el.board, layout);
   trackHead();
@@ -396,10 +402,10 @@ async function main() {
   el.moveList.addEventListener("click", onListClick);
   el.moveList.addEventListener("keydown", onListKey);
   document.addEventListener("keydown", (ev) => {
-    const t = ev.target;
-    if (t instanceof HTMLInputElement || t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement) return; // the slider handles its own keys
+    const target = ev.target;
+    if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return; // the slider handles its own keys
     if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    const inList = el.moveList.contains(t);
+    const inList = el.moveList.contains(target);
     const step = { ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10 }[ev.key];
     if (step !== undefined) {
       ev.preventDefault();

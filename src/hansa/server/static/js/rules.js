@@ -1,6 +1,8 @@
 // The rules page (/rules): the rules the engine implements, from GET /api/rules/{lang}, with a table of contents,
-// a language chooser (?lang=, else localStorage "hansa.lang", else the browser's languages, else English), anchors
-// (/rules#s2-6 scrolls to §2.6 and highlights it) and both board sides drawn by BoardView without pieces.
+// anchors (/rules#s2-6 scrolls to §2.6 and highlights it) and both board sides drawn by BoardView without pieces.
+// The rules come in the page's language (i18n.js: ?lang=, else the choice remembered in localStorage "hansa.lang" and
+// shared with the other pages, else the browser's languages, else English); the language picker reloads the page in
+// the chosen language at the section the reader was at.
 //
 // The rules HTML comes from this server's own package data, rendered by markdown-it with raw HTML disabled: it is
 // trusted and inserted as HTML.  Everything else is built with textContent (dom.js).
@@ -8,112 +10,24 @@
 import { api, parseJson } from "./api.js";
 import { BoardView } from "./board.js";
 import { $, clear, h } from "./dom.js";
+import { initLanguage, language, languagePicker, t } from "./i18n.js";
 
-const LANGS = ["en", "pt", "it", "es", "cs"];
-const STORE = "hansa.lang";
-
-const UI = {
-  en: {
-    rules: "Rules", contents: "Contents", language: "Language", lobby: "Lobby", loading: "Loading…",
-    failed: "The rules could not be loaded", retry: "Try again", link: "Link to this section",
-    board: "The board", board45: "The 4–5 player side (front)", board23: "The 2–3 player side (back), with the provinces P01–P16 of the pawn variant",
-    boardFailed: "The board could not be drawn",
-  },
-  pt: {
-    rules: "Regras", contents: "Índice", language: "Idioma", lobby: "Saguão", loading: "Carregando…",
-    failed: "Não foi possível carregar as regras", retry: "Tentar de novo", link: "Link para esta seção",
-    board: "O tabuleiro", board45: "Lado de 4–5 jogadores (frente)", board23: "Lado de 2–3 jogadores (verso), com as províncias P01–P16 da variante do peão",
-    boardFailed: "Não foi possível desenhar o tabuleiro",
-  },
-  it: {
-    rules: "Regole", contents: "Indice", language: "Lingua", lobby: "Sala d'attesa", loading: "Caricamento…",
-    failed: "Impossibile caricare le regole", retry: "Riprova", link: "Link a questa sezione",
-    board: "Il tabellone", board45: "Lato per 4–5 giocatori (fronte)", board23: "Lato per 2–3 giocatori (retro), con le province P01–P16 della variante con la pedina",
-    boardFailed: "Impossibile disegnare il tabellone",
-  },
-  es: {
-    rules: "Reglas", contents: "Índice", language: "Idioma", lobby: "Sala", loading: "Cargando…",
-    failed: "No se pudieron cargar las reglas", retry: "Reintentar", link: "Enlace a esta sección",
-    board: "El tablero", board45: "Lado de 4–5 jugadores (anverso)", board23: "Lado de 2–3 jugadores (reverso), con las provincias P01–P16 de la variante de la figura",
-    boardFailed: "No se pudo dibujar el tablero",
-  },
-  cs: {
-    rules: "Pravidla", contents: "Obsah", language: "Jazyk", lobby: "Lobby", loading: "Načítání…",
-    failed: "Pravidla se nepodařilo načíst", retry: "Zkusit znovu", link: "Odkaz na tento oddíl",
-    board: "Herní plán", board45: "Strana pro 4–5 hráčů (líc)", board23: "Strana pro 2–3 hráče (rub) s provinciemi P01–P16 varianty s pěšákem",
-    boardFailed: "Herní plán se nepodařilo nakreslit",
-  },
-};
+const PLACE = "hansa.rulesPlace"; // sessionStorage: the section in view when the language was switched
 
 // The section number at the start of a heading, as the server reads it (hansa/server/rules.py), letters included:
 // "2.6 Action 5 — Claim" → "2.6", "5.A Variant A" → "5.A", "A. Board facts" → "A".
 const NUMBER = /^\s*§?\s*((?:\d+|[A-Z])(?:\.(?:\d+|[A-Z]))*)[.)]?\s/;
 
 const el = {
-  lang: $("#lang"),
-  langLabel: $("#lang-label"),
-  title: $("#page-title"),
-  lobby: $("#lobby-link"),
+  nav: $(".rules-top"),
   toc: $("#toc"),
   tocBox: $("#toc-box"),
-  tocTitle: $("#toc-title"),
   body: $("#rules"),
   error: $("#error"),
 };
 
 let current = null; // {lang, sections}
 let loadSeq = 0;
-
-// ------------------------------------------------------------------ language
-
-function storedLang() {
-  try {
-    return localStorage.getItem(STORE);
-  } catch {
-    return null; // storage disabled
-  }
-}
-
-function storeLang(lang) {
-  try {
-    localStorage.setItem(STORE, lang);
-  } catch {
-    // storage disabled: the choice lasts for this page only
-  }
-}
-
-function browserLang() {
-  const prefs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || ""];
-  for (const pref of prefs) {
-    const base = String(pref).toLowerCase().split(/[-_]/)[0];
-    if (LANGS.includes(base)) return base;
-  }
-  return null;
-}
-
-function initialLang() {
-  const fromUrl = new URLSearchParams(location.search).get("lang");
-  if (fromUrl && LANGS.includes(fromUrl)) return fromUrl;
-  const stored = storedLang();
-  if (stored && LANGS.includes(stored)) return stored;
-  return browserLang() || "en";
-}
-
-function setUrlLang(lang) {
-  const url = new URL(location.href);
-  url.searchParams.set("lang", lang);
-  history.replaceState(history.state, "", url.pathname + url.search + url.hash);
-}
-
-function applyUi(lang) {
-  const t = UI[lang];
-  document.documentElement.lang = lang;
-  el.lang.value = lang;
-  el.langLabel.textContent = t.language;
-  el.title.textContent = t.rules;
-  el.lobby.textContent = t.lobby;
-  el.tocTitle.textContent = t.contents;
-}
 
 // ------------------------------------------------------------------ loading and rendering
 
@@ -133,12 +47,11 @@ async function fetchRules(lang) {
 }
 
 function showError(lang, err) {
-  const t = UI[lang];
   clear(el.error);
   el.error.append(
-    h("span", { text: `${t.failed}: ${err.message || err}` }),
+    h("span", { text: t("rules.failed", { error: err.message || err }) }),
     " ",
-    h("button", { type: "button", class: "small", text: t.retry, onclick: () => load(lang) }),
+    h("button", { type: "button", class: "small", text: t("common.retry"), onclick: () => load(lang) }),
   );
   el.error.hidden = false;
 }
@@ -154,10 +67,28 @@ function sectionInView() {
   return best;
 }
 
-async function load(lang, { keepPlace = false } = {}) {
+/** Remember the section in view across the reload of a language switch (an anchor in the address wins). */
+function rememberPlace() {
+  try {
+    const place = location.hash ? null : sectionInView();
+    if (place) sessionStorage.setItem(PLACE, place);
+  } catch {
+    /* no storage: the page opens at the top */
+  }
+}
+
+function takePlace() {
+  try {
+    const place = sessionStorage.getItem(PLACE);
+    sessionStorage.removeItem(PLACE);
+    return place;
+  } catch {
+    return null;
+  }
+}
+
+async function load(lang, { place = null } = {}) {
   const seq = ++loadSeq;
-  const place = keepPlace && !location.hash ? sectionInView() : null;
-  applyUi(lang);
   el.error.hidden = true;
   let page;
   try {
@@ -168,10 +99,10 @@ async function load(lang, { keepPlace = false } = {}) {
   }
   if (seq !== loadSeq) return; // a newer choice won
   current = { lang, sections: page.sections };
-  document.title = `hansa — ${UI[lang].rules}`;
+  document.title = t("rules.docTitle");
   renderBody(page);
   renderToc(page.sections);
-  addBoards(lang);
+  addBoards();
   document.body.dataset.ready = "1";
   document.body.dataset.lang = lang;
   if (location.hash) followHash({ smooth: false });
@@ -187,7 +118,7 @@ function renderBody(page) {
     table.replaceWith(wrap);
     wrap.append(table);
   }
-  const link = UI[page.lang].link;
+  const link = t("rules.link");
   for (const head of el.body.querySelectorAll("h2[id], h3[id], h4[id]")) {
     head.append(" ", h("a", { class: "anchor", href: `#${head.id}`, title: link, "aria-label": link, text: "#" }));
   }
@@ -265,16 +196,15 @@ function uniqueIds(svg, side) {
 }
 
 /** Both board sides, without pieces, as a figure after the introduction of the board-facts section (§A). */
-async function addBoards(lang) {
-  const t = UI[lang];
+async function addBoards() {
   const anchor = document.getElementById("sA-1") || document.getElementById("sA");
   if (!anchor) return;
-  const figure = h("figure", { class: "rules-boards", "aria-label": t.board });
+  const figure = h("figure", { class: "rules-boards", "aria-label": t("rules.board") });
   // Before the section A.1 (sectionize wrapped the heading), i.e. after the introduction of §A.
   (anchor.parentElement && anchor.parentElement.classList.contains("rule-sec") && anchor.id !== "sA" ? anchor.parentElement : anchor).before(figure);
   const sides = [
-    ["4-5", t.board45, "actions"],
-    ["2-3", t.board23, "pawn_setup"], // the provinces are drawn in the pawn variant's setup phase
+    ["4-5", t("rules.board45"), "actions"],
+    ["2-3", t("rules.board23"), "pawn_setup"], // the provinces are drawn in the pawn variant's setup phase
   ];
   for (const [side, caption, phase] of sides) {
     const slot = h("div", { class: "board-wrap rules-board", dataset: { side } });
@@ -287,7 +217,7 @@ async function addBoards(lang) {
       view.render({ ...EMPTY_STATE, turn: { phase } }, NO_COLOURS);
       uniqueIds(view.svg, side);
     } catch (err) {
-      slot.replaceWith(h("p", { class: "error", text: `${t.boardFailed}: ${err.message || err}` }));
+      slot.replaceWith(h("p", { class: "error", text: t("rules.boardFailed", { error: err.message || err }) }));
     }
   }
 }
@@ -352,14 +282,6 @@ function followHash({ smooth = true } = {}) {
 
 // ------------------------------------------------------------------ start
 
-el.lang.addEventListener("change", () => {
-  const lang = el.lang.value;
-  if (!LANGS.includes(lang)) return;
-  storeLang(lang);
-  setUrlLang(lang);
-  load(lang, { keepPlace: true });
-});
-
 window.addEventListener("hashchange", () => followHash());
 
 el.toc.addEventListener("click", (ev) => {
@@ -368,4 +290,14 @@ el.toc.addEventListener("click", (ev) => {
 });
 
 if (window.matchMedia("(max-width: 860px)").matches) el.tocBox.open = false;
-load(initialLang());
+
+async function main() {
+  await initLanguage();
+  const picker = languagePicker();
+  picker.id = "lang";
+  picker.addEventListener("change", rememberPlace); // (the picker itself stores the choice and reloads the page)
+  el.nav.prepend(picker);
+  load(language(), { place: takePlace() });
+}
+
+main();
