@@ -5,13 +5,12 @@ layout without sideways scrolling."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from browser_support import CHROMIUM, SCREENSHOTS, Server
+from browser_support import CHROMIUM, Server
 
 pytest.importorskip("playwright.sync_api", reason="the Python playwright package is not installed")
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"browser tests need Debian chromium at {CHROMIUM}")
@@ -249,22 +248,9 @@ def test_every_option_is_explained(new_page: Any, server: Server) -> None:
 
 
 @pytest.fixture
-def touch_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+def touch_page(new_page: Any) -> Any:
     """A phone-sized page with a touch screen (taps, no hover); script errors and CSP violations fail the test."""
-    from conftest import CSP_REPORTER
-
-    ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
-    problems: list[str] = []
-    ctx.expose_binding("__hansaCspReport", lambda _source, report: problems.append(report))
-    ctx.add_init_script(CSP_REPORTER)
-    page = ctx.new_page()
-    page.set_default_timeout(15000)
-    page.on("pageerror", lambda exc: problems.append(str(exc)))
-    yield page
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=True)
-    ctx.close()
-    assert not problems, problems
+    return new_page(phone=True)
 
 
 def test_option_help_shows_on_a_tap(touch_page: Any, server: Server) -> None:
