@@ -256,3 +256,17 @@ def test_text_contrast_meets_wcag_aa(new_page: Any, server: Server) -> None:
     place_by_click(page)
     time.sleep(0.3)
     assert page.evaluate(CONTRAST) == []
+
+
+def test_the_log_stays_in_view_with_five_desks(new_page: Any, server: Server) -> None:
+    """At 1280x800 the move log is on screen next to the board however many desks there are (they scroll)."""
+    bots = [{"name": f"Bot{i}", "type": "bot", "bot": "heuristic"} for i in range(4)]
+    game = server.create([HUMAN, *bots], seed=11)
+    page = new_page(viewport={"width": 1280, "height": 800})
+    open_game(page, server, game["seats"][0]["url"])
+    wait_mine_or_over(page)
+    log = page.locator(".log-panel").bounding_box()
+    assert log and log["y"] + log["height"] <= 800 and log["height"] >= 120, log
+    assert page.locator("#log .log-move").last.is_visible()
+    desks = page.locator("#desks")
+    assert desks.evaluate("el => el.scrollHeight > el.clientHeight")  # five desks: they scroll in their box
