@@ -93,7 +93,17 @@ def test_move_list_jumps_to_a_move(new_page: Any, server: Server, finished: dict
     items = page.locator("#move-list .ml-move")
     assert items.count() == total + 1  # the start and every move
     assert [int(n) for n in items.evaluate_all("xs => xs.map(x => x.dataset.n)")] == list(range(total + 1))
-    assert items.nth(5).locator(".ml-text").inner_text() == history[5]["move"]
+    # Each move in a sentence (from GET /log), its notation in the tooltip.
+    log = {e["n"]: e for e in server.call("GET", f"/api/games/{finished['id']}/log")["log"]}
+    assert items.nth(5).get_attribute("title") == history[5]["move"]
+    sentence = items.nth(5).locator(".ml-text").inner_text()
+    names = [p["name"] for p in view["players"]]
+    assert sentence != history[5]["move"] and names[log[5]["seat"]] in sentence
+    for n in range(1, total + 1):
+        if log[n]["json"]["type"] == "claim":
+            text = items.nth(n).locator(".ml-text").inner_text()
+            assert "claimed" in text and "–" in text, text  # "Ann claimed Kampen–Osnabrueck ..."
+            break
     turns = sorted({t["turn"] for t in history[1:]})
     headers = page.locator("#move-list .ml-turn")
     assert [int(x) for x in headers.evaluate_all("xs => xs.map(x => x.dataset.turn)")] == turns

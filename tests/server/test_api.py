@@ -154,6 +154,16 @@ def test_bots_answer_and_record_replays(server: Server) -> None:
     replay = httpx.get(f"{server.url}/api/games/{gid}/replay/{k}").json()
     assert replay["k"] == k and replay["move"] == game.moves[k - 1].text()
     assert httpx.get(f"{server.url}/api/games/{gid}/replay/99999").status_code == 404
+    # The whole move log: every move with its seat, turn, JSON and delta, the same as the view's latest entries.
+    log = httpx.get(f"{server.url}/api/games/{gid}/log").json()
+    assert log["moves"] == len(game.moves) and [e["move"] for e in log["log"]] == [m.text() for m in game.moves]
+    assert [e["n"] for e in log["log"]] == list(range(1, len(game.moves) + 1))
+    by_n = {e["n"]: e for e in log["log"]}
+    for e in v["log"]:
+        assert by_n[e["n"]]["seat"] == e["seat"] and by_n[e["n"]]["turn"] == e["turn"] and by_n[e["n"]]["json"] == e["json"]
+        if e["delta"] is not None:
+            assert by_n[e["n"]]["delta"] == e["delta"], e["n"]
+    assert httpx.get(f"{server.url}/api/games/nosuchgame/log").status_code == 404
 
 
 def test_websocket_pushes_views(server: Server) -> None:

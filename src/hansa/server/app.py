@@ -360,6 +360,11 @@ def create_app(database_url: str | None = None, config: ServerConfig | None = No
         live = await game(game_id)
         return Response(history_json(live), media_type="application/json")
 
+    @api.get("/api/games/{game_id}/log")
+    async def move_log(game_id: str) -> dict[str, Any]:
+        """Every move with its seat, turn, JSON form and delta, for the replay viewer (public information only)."""
+        return await service().move_log(await game(game_id))
+
     @api.get("/api/games/{game_id}/replay/{k}")
     async def replay(game_id: str, k: int) -> dict[str, Any]:
         return await service().replay_at(await game(game_id), k)

@@ -656,6 +656,37 @@ class GameService:
         finally:
             self._replay_jobs -= 1
 
+    async def move_log(self, live: LiveGame) -> dict[str, Any]:
+        """Every move of the game with its seat, turn, JSON form and delta (what it changed on the table, in public
+        terms: :func:`hansa.view.move_delta`), replayed on a worker thread and cached per revision; for the replay
+        viewer's move list in sentences."""
+        game = live.game
+        key = (live.id, live.revision, -1)
+        hit = self._replays.get(key)
+        if hit is not None:
+            self._replays.move_to_end(key)
+            return hit
+        moves, movers, turns = list(game.moves), list(game.movers), list(game.move_turns)
+        players, seed, options = len(game.names), game.seed, game.options
+
+        def build() -> dict[str, Any]:
+            state = GameState.new(players, seed, options)
+            log = []
+            for i, move in enumerate(moves):
+                before = state.copy()
+                state.play(move)
+                log.append({
+                    "n": i + 1, "seat": movers[i], "turn": turns[i], "move": move.text(), "json": move.to_json(),
+                    "delta": move_delta(before, state),
+                })
+            return {"moves": len(moves), "log": log}
+
+        result = await self._replay_job(build)
+        self._replays[key] = result
+        while len(self._replays) > REPLAY_CACHE:
+            self._replays.popitem(last=False)
+        return result
+
     async def replay_at(self, live: LiveGame, k: int) -> dict[str, Any]:
         """The public position after move ``k``, replayed on a worker thread (cached)."""
         game = live.game

@@ -80,6 +80,7 @@ export const api = {
   deleteGame: (id, creatorToken) => request("DELETE", `/api/games/${encodeURIComponent(id)}`, { token: creatorToken }),
   hint: (id, token) => request("POST", `/api/games/${encodeURIComponent(id)}/hint`, { token, body: {} }),
   history: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/history`),
+  moveLog: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/log`),
   replay: (id, k) => request("GET", `/api/games/${encodeURIComponent(id)}/replay/${k}`),
   recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
 };

@@ -5,7 +5,8 @@
 import { api, gameIdFromLocation } from "./api.js";
 import { BoardView } from "./board.js";
 import { h, clear, $, isLight } from "./dom.js";
-import { renderDesks, renderStatus } from "./panels.js";
+import { renderDesks, renderStatus, swatchTag } from "./panels.js";
+import { caption } from "./captions.js";
 import { scoreChart, setChartCursor } from "./chart.js";
 import { loadSettings, saveSettings } from "./settings.js";
 import { errorMessage, initLanguage, languagePicker, t, tn } from "./i18n.js";
@@ -41,6 +42,7 @@ let board = null;
 let ctx = null;
 let colours = null;
 let history = null; // {turns: [{n, turn, move, scores}], final}
+let moveLog = null; // move number -> {n, seat, turn, move, json, delta} (GET /log), for the sentences
 let total = 0;
 let current = -1;
 let wanted = 0;
@@ -84,6 +86,7 @@ function turnPlayer(turn) {
 function mover(n) {
   const entry = history && history.turns[n];
   if (entry && Number.isInteger(entry.seat)) return entry.seat;
+  if (moveLog && moveLog.has(n)) return moveLog.get(n).seat;
   return logSeat.has(n) ? logSeat.get(n) : null;
 }
 
@@ -121,12 +124,16 @@ function buildMoveList() {
     }
     const who = mover(entry.n);
     const other = who !== null && who !== turnPlayer(entry.turn);
+    // In a sentence when the move log is there ("Ana placed a Trader on Groningen–Emden."), else in notation; the
+    // notation is always in the tooltip.
+    const full = moveLog && moveLog.get(entry.n);
+    const text = full ? h("span", { class: "ml-text ml-sentence", text: caption(full, ctx).text }) : h("code", { class: "ml-text", text: entry.move });
     const li = h(
       "li",
-      { class: "ml-move", role: "option", tabindex: "-1", "data-n": entry.n, "aria-selected": "false" },
+      { class: "ml-move", role: "option", tabindex: "-1", "data-n": entry.n, "aria-selected": "false", title: entry.move },
       h("span", { class: "ml-n", text: String(entry.n) }),
-      other ? seatTag(who, "ml-who") : null,
-      h("code", { class: "ml-text", text: entry.move }),
+      full ? swatchTag(ctx, full.seat) : other ? seatTag(who, "ml-who") : null,
+      text,
       gainChips(entry.n),
     );
     el.moveList.append(li);
@@ -368,13 +375,15 @@ async function main() {
     return;
   }
   for (const e of view.log || []) logSeat.set(e.n, e.seat);
-  const [layout, hist] = await Promise.all([
+  const [layout, hist, log] = await Promise.all([
     api.board(view.board_side),
     api.history(gameId).catch((err) => {
       showError(t("replay.errHistory", { error: errorMessage(err) }));
       return null;
     }),
+    api.moveLog(gameId).catch(() => null), // without it the list shows the notation
   ]);
+  if (log && Array.isArray(log.log)) moveLog = new Map(log.log.map((e) => [e.n, e]));
   history = hist && Array.isArray(hist.turns) && hist.turns.length ? hist : null;
   ctx = { players: view.players, neutral: view.neutral_colour, layout, phase: null };
   colours = {
