@@ -102,7 +102,7 @@ def test_move_list_jumps_to_a_move(new_page: Any, server: Server, finished: dict
     for n in range(1, total + 1):
         if log[n]["json"]["type"] == "claim":
             text = items.nth(n).locator(".ml-text").inner_text()
-            assert "claimed" in text and "–" in text, text  # "Ann claimed Kampen–Osnabrueck ..."
+            assert "claimed" in text and "–" in text, text  # "Ann claimed Kampen–Osnabrück ..."
             break
     turns = sorted({t["turn"] for t in history[1:]})
     headers = page.locator("#move-list .ml-turn")

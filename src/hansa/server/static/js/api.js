@@ -56,12 +56,20 @@ async function request(method, path, { body, token } = {}) {
 }
 
 const boardCache = new Map();
+/** The board data spells city names in ASCII; players read them as printed on the board. */
+const SPELLING = { Osnabrueck: "Osnabrück", Muenster: "Münster", Luebeck: "Lübeck", Lueneburg: "Lüneburg", Goettingen: "Göttingen" };
 
 export const api = {
   bots: () => request("GET", "/api/bots"),
   options: () => request("GET", "/api/options"),
   board(side) {
-    if (!boardCache.has(side)) boardCache.set(side, request("GET", `/api/boards/${encodeURIComponent(side)}`));
+    if (!boardCache.has(side)) {
+      const layout = request("GET", `/api/boards/${encodeURIComponent(side)}`).then((data) => {
+        for (const c of data.cities || []) c.name = SPELLING[c.name] || c.name;
+        return data;
+      });
+      boardCache.set(side, layout);
+    }
     return boardCache.get(side);
   },
   createGame: (body) => request("POST", "/api/games", { body }),
