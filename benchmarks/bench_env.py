@@ -1,0 +1,114 @@
+"""AI-environment throughput: steps/s with the observation and the action mask computed at every step, on one core.
+
+Each step: the action mask of the deciding seat (``ActionIndex.mask``), its observation (``observe``), a random
+masked action (a claim whenever one is legal, as the engine benchmark's random policy does, so games end), and the
+engine applying it.  Reports steps/s and the split of the time between engine (legal moves + play), mask and
+observation; also the PettingZoo environment's own steps/s (``env.last()`` + ``env.step``).
+
+    python benchmarks/bench_env.py --steps 20000 [--players 3] [--json FILE]
+
+This measures; it asserts nothing.  Numbers are reported in the README.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import time
+
+import numpy as np
+
+from hansa import compiled
+from hansa.ai.actions import ActionIndex
+from hansa.ai.observation import observe
+from hansa.core.moves import Claim
+from hansa.core.state import GameState
+
+
+def core_loop(players: int, steps: int, seed: int) -> dict[str, float]:
+    rng = random.Random(seed)
+    t_engine = t_mask = t_obs = 0.0
+    done = games = 0
+    clock = time.perf_counter
+    while done < steps:
+        state = GameState.new(players, rng.randrange(2**31))
+        actions = ActionIndex.for_state(state)
+        games += 1
+        while not state.is_over and done < steps:
+            t0 = clock()
+            moves = state.legal_moves()
+            t1 = clock()
+            mask = actions.mask(state)
+            t2 = clock()
+            observe(state, state.decider)
+            t3 = clock()
+            claims = [m for m in moves if isinstance(m, Claim)]
+            move = rng.choice(claims or moves)
+            assert mask[actions.indices(move)[0]]
+            state.play(move)
+            t4 = clock()
+            t_engine += (t1 - t0) + (t4 - t3)
+            t_mask += t2 - t1
+            t_obs += t3 - t2
+            done += 1
+    total = t_engine + t_mask + t_obs
+    return {
+        "steps": done, "games_started": games, "seconds": total, "steps_per_s": done / total,
+        "engine_share": t_engine / total, "mask_share": t_mask / total, "observation_share": t_obs / total,
+        "engine_us": t_engine / done * 1e6, "mask_us": t_mask / done * 1e6, "observation_us": t_obs / done * 1e6,
+    }
+
+
+def pettingzoo_loop(players: int, steps: int, seed: int) -> dict[str, float] | None:
+    try:
+        from hansa.ai.pettingzoo_env import env
+    except ImportError:
+        return None
+    e = env(players=players, max_moves=100_000)
+    rng = np.random.default_rng(seed)
+    e.reset(seed=seed)
+    done = 0
+    start = time.perf_counter()
+    while done < steps:
+        for agent in e.agent_iter():
+            obs, _, termination, truncation, _ = e.last()
+            if termination or truncation:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            claims = [a for a in legal if e.unwrapped.actions.family_of(int(a)) == "claim"]
+            e.step(int(rng.choice(claims or legal)))
+            done += 1
+            if done >= steps:
+                break
+        else:
+            e.reset()
+    seconds = time.perf_counter() - start
+    return {"steps": done, "seconds": seconds, "steps_per_s": done / seconds}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--steps", type=int, default=20_000)
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", default=None)
+    args = parser.parse_args()
+    core = core_loop(args.players, args.steps, args.seed)
+    pz = pettingzoo_loop(args.players, max(1000, args.steps // 4), args.seed)
+    result = {"players": args.players, "compiled": compiled(), "python": platform.python_version(), "core": core, "pettingzoo": pz}
+    print(f"engine: {'compiled (mypyc)' if compiled() else 'pure Python'}; {args.players} players")
+    print(f"mask + observation + engine: {core['steps_per_s']:,.0f} steps/s "
+          f"(per step: engine {core['engine_us']:.1f} us, mask {core['mask_us']:.1f} us, observation {core['observation_us']:.1f} us; "
+          f"shares {core['engine_share']:.0%} / {core['mask_share']:.0%} / {core['observation_share']:.0%})")
+    if pz:
+        print(f"PettingZoo AEC env (last + step): {pz['steps_per_s']:,.0f} steps/s")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(result, fh, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,161 @@
+"""Hansa Teutonica as a PettingZoo AEC environment (needs the ``rl`` extra: ``pip install -e '.[rl]'``).
+
+    from hansa.ai.pettingzoo_env import env
+    e = env(players=3)
+    e.reset(seed=7)
+    for agent in e.agent_iter():
+        obs, reward, termination, truncation, info = e.last()
+        action = None if termination or truncation else int(np.flatnonzero(obs["action_mask"])[0])
+        e.step(action)
+
+* ``agent_selection`` is the seat that must decide now, off-turn decisions included (a displaced player relocating,
+  the choice of a neutral office's city); agents are ``player_0`` .. ``player_{n-1}`` by seat.
+* Observations are ``{"observation": float32 vector, "action_mask": int8 vector}`` (:mod:`hansa.ai.observation`,
+  :mod:`hansa.ai.actions`); only the deciding agent's mask has ones.  Move 3's shift takes two steps of the same
+  agent (shift-from, then shift-to).
+* Rewards come at the end: ``reward="win"`` gives each winner 1/k (k winners) and the others 0; ``reward="margin"``
+  gives each seat (its final score - the best other final score) / 10.
+* ``max_moves`` truncates a game that has not ended (random play on this game can run for a long time).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..core.scoring import final_scores, winners
+from ..core.state import GameState
+from .actions import ActionIndex
+from .observation import observe, spec_for
+
+REWARDS = ("win", "margin")
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's order-enforcing wrapper (``raw_env`` without it)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+    """Hansa Teutonica for 2-5 players; see the module docstring."""
+
+    metadata = {"name": "hansa_v1", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        players: int = 3,
+        variant: str | None = None,
+        options: dict[str, Any] | None = None,
+        reward: str = "win",
+        max_moves: int = 5000,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        self.players = players
+        self.game_options = dict(options or {})
+        if variant is not None:
+            self.game_options["two_player_variant"] = variant
+        self.reward_kind = reward
+        self.max_moves = max_moves
+        self.render_mode = render_mode
+        probe = GameState.new(players, 0, self.game_options)
+        self.actions = ActionIndex.for_state(probe)
+        self.obs_spec = spec_for(probe.board)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.agents = self.possible_agents[:]
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(low=0.0, high=64.0, shape=(self.obs_spec.size,), dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(self.actions.size,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.actions.size) for a in self.possible_agents}
+        self.state_: GameState = probe
+        self.pending: int | None = None
+        self.moves = 0
+        self._rng = np.random.default_rng()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        game_seed = int(self._rng.integers(0, 2**53))
+        self.state_ = GameState.new(self.players, game_seed, self.game_options)
+        self.pending = None
+        self.moves = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.state_.decider]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self._seat(agent)
+        pending_house = None
+        mask = np.zeros(self.actions.size, dtype=np.int8)
+        if not self.state_.is_over and agent == self.agent_selection and not self.truncations.get(agent, False):
+            mask[self.actions.legal(self.state_, self.pending)] = 1
+            if self.pending is not None:
+                pending_house = self.actions.labels[self.pending].split()[-1]
+        return {"observation": observe(self.state_, seat, pending_house), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert action is not None, "the deciding agent must act"
+        legal = self.actions.legal(self.state_, self.pending)
+        if int(action) not in legal:
+            raise ValueError(f"action {action} ({self.actions.labels[int(action)]}) is not legal now")
+        self._cumulative_rewards[agent] = 0.0
+        move = self.actions.move(int(action), self.pending)
+        if move is None:
+            self.pending = int(action)  # a shift-from: the same agent chooses the destination next
+        else:
+            self.pending = None
+            self.state_.play(move)
+            self.moves += 1
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self.state_.is_over:
+            self.rewards = self._final_rewards()
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.moves >= self.max_moves:
+            self.truncations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.possible_agents[self.state_.decider]
+        self._accumulate_rewards()
+
+    def _final_rewards(self) -> dict[str, float]:
+        scores = final_scores(self.state_)
+        if self.reward_kind == "win":
+            won = winners(self.state_, scores)
+            return {a: (1.0 / len(won) if i in won else 0.0) for i, a in enumerate(self.possible_agents)}
+        totals = [s.total for s in scores]
+        return {
+            a: (totals[i] - max(t for j, t in enumerate(totals) if j != i)) / 10
+            for i, a in enumerate(self.possible_agents)
+        }
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        return repr(self.state_)
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,103 @@
+"""The PettingZoo AEC environment and the Gymnasium wrapper, through the libraries' own test utilities
+(pettingzoo.test.api_test and seed_test, gymnasium's check_env), plus whole games to their rewards and the
+deciding seat off turn (relocation)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the rl extra is not installed")
+gymnasium = pytest.importorskip("gymnasium", reason="the rl extra is not installed")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from hansa.ai.gym_env import HansaEnv  # noqa: E402
+from hansa.ai.pettingzoo_env import env, raw_env  # noqa: E402
+from hansa.bots import ClaimingRandomBot  # noqa: E402
+from hansa.core.position import Phase  # noqa: E402
+from hansa.core.scoring import winners  # noqa: E402
+
+
+@pytest.mark.parametrize(("players", "variant"), [(2, "neutral"), (2, "pawn"), (3, None), (5, None)])
+def test_pettingzoo_api_test(players: int, variant: str | None) -> None:
+    api_test(env(players=players, variant=variant, max_moves=600), num_cycles=400)
+
+
+def test_pettingzoo_seed_test() -> None:
+    seed_test(lambda: env(players=3, max_moves=300), num_cycles=200)
+
+
+def play_out(e: raw_env, seed: int) -> tuple[dict[str, float], int]:
+    """A whole game through the environment, the claiming random bot's moves given as actions; returns the final
+    rewards and how often the deciding agent was not the seat whose turn it was."""
+    e.reset(seed=seed)
+    bot = ClaimingRandomBot(seed)
+    rewards: dict[str, float] = {}
+    off_turn = 0
+    queued: list[int] = []
+    for agent in e.agent_iter():
+        obs, reward, termination, truncation, _ = e.last()
+        if termination or truncation:
+            rewards[agent] = reward
+            e.step(None)
+            continue
+        state = e.unwrapped.state_ if hasattr(e, "unwrapped") else e.state_
+        assert agent == f"player_{state.decider}"
+        if state.decider != state.current:
+            off_turn += 1
+            assert state.phase in (Phase.RELOCATE, Phase.NEUTRAL_OFFICE, Phase.PAWN_SETUP)
+        if not queued:
+            queued = list(e.unwrapped.actions.indices(bot.choose(state)))
+        action = queued.pop(0)
+        assert obs["action_mask"][action] == 1 and obs["action_mask"].sum() >= 1
+        e.step(action)
+    return rewards, off_turn
+
+
+@pytest.mark.parametrize("reward", ["win", "margin"])
+def test_whole_games_end_with_rewards(reward: str) -> None:
+    off_turn = 0
+    for seed in range(3):
+        e = env(players=3, reward=reward, max_moves=20_000)
+        rewards, n = play_out(e, seed)
+        off_turn += n
+        state = e.unwrapped.state_
+        assert state.is_over and set(rewards) == {"player_0", "player_1", "player_2"}
+        if reward == "win":
+            assert sum(rewards.values()) == pytest.approx(1.0)
+            won = winners(state)
+            assert all(rewards[a] == pytest.approx(1 / len(won) if i in won else 0.0) for i, a in enumerate(e.possible_agents))
+        else:
+            assert max(rewards.values()) >= 0 and min(rewards.values()) <= 0
+    assert off_turn > 0, "no off-turn decision (relocation) was met"
+
+
+def test_gymnasium_check_env_and_registration() -> None:
+    check_env(HansaEnv(players=3, opponents="random"))
+    made = gymnasium.make("hansa/Hansa-v1", players=2, variant="pawn", opponents="purpose")
+    obs, info = made.reset(seed=4)
+    assert obs["action_mask"].sum() >= 1 and info["action_mask"].dtype == bool
+
+
+def test_gymnasium_episode_against_bots_and_illegal_action() -> None:
+    e = HansaEnv(players=3, seat=1, opponents=["heuristic", "random"], max_moves=20_000)
+    obs, _ = e.reset(seed=5)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = e.step(illegal)
+    assert reward == -1.0 and terminated and info["illegal"]
+    obs, _ = e.reset(seed=5)
+    bot = ClaimingRandomBot(5)
+    steps = 0
+    while True:
+        assert e.state.decider == 1  # the bots played the other seats
+        ix = e.actions.indices(bot.choose(e.state))
+        for a in ix:
+            assert obs["action_mask"][a] == 1
+            obs, reward, terminated, truncated, _ = e.step(a)
+            steps += 1
+        if terminated or truncated:
+            break
+    assert terminated and e.state.is_over and reward in (0.0, 1.0, 0.5, 1 / 3)
+    assert steps > 20
