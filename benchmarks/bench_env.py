@@ -72,7 +72,7 @@ def pettingzoo_loop(players: int, steps: int, seed: int) -> dict[str, float] | N
     done = 0
     start = time.perf_counter()
     while done < steps:
-        for agent in e.agent_iter():
+        for _agent in e.agent_iter():
             obs, _, termination, truncation, _ = e.last()
             if termination or truncation:
                 e.step(None)
