@@ -81,6 +81,11 @@ FAMILIES = (
 
 Mask = npt.NDArray[np.bool_]
 
+#: Move classes the engine hands out as the same (interned) objects every time (hansa.core.movetable and the move
+#: generator's constants): worth remembering by identity.  Claims, improvements, marker placements and shifts are
+#: made afresh and looked up by value.
+_INTERNED = (Income, Place, Displace, Lift, Drop, Relocate, LiftExtra, Remove, Pawn, Swap, EndTurn, Done, TakeExtra, UseMarker)
+
 
 @dataclass(frozen=True, slots=True)
 class ShiftFrom:
@@ -138,6 +143,9 @@ class ActionIndex:
             item: i for i, (_, item) in enumerate(entries) if not isinstance(item, str)
         }
         self._house = {h: i for i, h in enumerate(houses)}
+        #: index by id() of move objects met before (interned by the engine, kept alive in _keep)
+        self._by_id: dict[int, int] = {}
+        self._keep: list[Move] = []
         self._shift_from = self.families["shift-from"].start
         self._shift_to = self.families["shift-to"].start
         self.labels: tuple[str, ...] = tuple(self._label(name, item) for name, item in entries)
@@ -209,30 +217,41 @@ class ActionIndex:
             raise ValueError("after a shift-from only a shift-to may follow")
         return item
 
+    def _first_steps(self, moves: list[Move]) -> list[int]:
+        """The index of every move (a shift's shift-from), possibly repeated.  The engine hands out the same
+        interned objects for house moves every time, so most are found by identity first."""
+        by_id, index = self._by_id, self._index
+        out = []
+        for m in moves:
+            i = by_id.get(id(m))
+            if i is None:
+                if type(m) is Shift:
+                    i = self._shift_from + self._house[m.house]
+                else:
+                    i = index[m]
+                    if type(m) in _INTERNED and len(by_id) < 20_000:
+                        by_id[id(m)] = i
+                        self._keep.append(m)  # the id stays valid while the object lives
+            out.append(i)
+        return out
+
     def legal(self, state: GameState, pending: int | None = None) -> list[int]:
         """The indices the deciding seat may choose now (sorted)."""
-        out: set[int] = set()
         moves = state.legal_moves()
         if pending is not None:
             src = self._items[pending]
             if not isinstance(src, ShiftFrom):
                 raise ValueError(f"pending must be a shift-from index, not {self.labels[pending]!r}")
-            for m in moves:
-                if isinstance(m, Shift) and m.house == src.house:
-                    out.add(self._shift_to + self._house[m.to])
-            return sorted(out)
-        index = self._index
-        for m in moves:
-            if isinstance(m, Shift):
-                out.add(self._shift_from + self._house[m.house])
-            else:
-                out.add(index[m])
-        return sorted(out)
+            return sorted({self._shift_to + self._house[m.to] for m in moves if isinstance(m, Shift) and m.house == src.house})
+        return sorted(set(self._first_steps(moves)))
 
     def mask(self, state: GameState, pending: int | None = None) -> Mask:
         """``legal()`` as a bool array of ``size``."""
         mask = np.zeros(self.size, dtype=np.bool_)
-        mask[self.legal(state, pending)] = True
+        if pending is None:
+            mask[self._first_steps(state.legal_moves())] = True
+        else:
+            mask[self.legal(state, pending)] = True
         return mask
 
 

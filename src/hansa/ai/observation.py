@@ -104,6 +104,13 @@ class ObservationSpec:
         self.fields = tuple(fields)
         self.size = fields[-1].start + fields[-1].size
         self._at = {f.name: f for f in fields}
+        self._start = {f.name: f.start for f in fields}
+        # Row offsets of the one-hot blocks, and house numbers, for observe().
+        self._house_rows = np.arange(self.houses, dtype=np.int64) * PIECE
+        self._office_rows = np.arange(self.offices, dtype=np.int64) * PIECE
+        self._table_rows = np.arange(4, dtype=np.int64) * PIECE
+        self._route_rows = np.arange(self.routes, dtype=np.int64) * (1 + MARKER_TYPES)
+        self._house_number = {h: i for i, h in enumerate(board.house_names)}
         # Static structure for graph networks: house -> route, route -> its two cities, office -> city.
         house_route = [(h, r.index) for r in board.routes for h in r.houses]
         self.edges: dict[str, npt.NDArray[np.int64]] = {
@@ -147,87 +154,106 @@ def _slots(state: GameState, seat: int) -> npt.NDArray[np.int64]:
     return out
 
 
-def _pieces(codes: list[int] | tuple[int, ...], slots: npt.NDArray[np.int64]) -> Vector:
-    arr = np.asarray(codes, dtype=np.int64)
-    index = np.where(arr < 0, 0, 1 + (arr & 1) * 6 + slots[np.clip(arr >> 1, 0, 5)])
-    out = np.zeros((len(arr), PIECE), dtype=np.float32)
-    out[np.arange(len(arr)), index] = 1.0
-    return out
+def _piece_table(slots: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Piece code + 1 (0 = empty, codes 0..11) -> position in the 13-way one-hot, for this observer."""
+    table = np.zeros(13, dtype=np.int64)
+    for code in range(12):
+        table[code + 1] = 1 + (code & 1) * 6 + slots[code >> 1]
+    return table
 
 
 def observe(state: GameState, seat: int, pending_house: str | None = None) -> Vector:
     """The flat observation of ``seat`` (float32, ``spec_for(state.board).size`` long).  ``pending_house``: the
-    house chosen by a shift-from whose destination is the decision now (the AI adapters pass it)."""
+    house chosen by a shift-from whose destination is the decision now (the AI adapters pass it).
+
+    Written for speed: the one-hot blocks are positions computed with numpy, every other value is collected in
+    Python lists and written with one fancy assignment."""
     spec = spec_for(state.board)
     out = np.zeros(spec.size, dtype=np.float32)
-    board = state.board
     slots = _slots(state, seat)
+    pieces = _piece_table(slots)
+    at = spec._start
+    ones: list[npt.NDArray[np.int64]] = []
+    # Pieces on houses, offices and the Coellen table; bonus markers on routes.
+    ones.append(at["houses"] + spec._house_rows + pieces[np.asarray(state.houses, dtype=np.int64) + 1])
+    ones.append(at["offices"] + spec._office_rows + pieces[np.asarray(state.offices, dtype=np.int64) + 1])
+    if len(state.table) == 4:
+        ones.append(at["coellen_table"] + spec._table_rows + pieces[np.asarray(state.table, dtype=np.int64) + 1])
+    ones.append(at["route_markers"] + spec._route_rows + np.asarray(state.route_marker, dtype=np.int64) + 1)
+    out[np.concatenate(ones)] = 1.0
 
-    def put(name: str, values: Any) -> None:
-        spec.view(out, name)[:] = np.ravel(values)
-
-    put("houses", _pieces(state.houses, slots))
-    put("offices", _pieces(state.offices, slots))
-    extras = np.zeros((spec.cities, 6), dtype=np.float32)
-    for c, codes in enumerate(state.extras):
+    idx: list[int] = []
+    val: list[float] = []
+    slot = slots.tolist()
+    extras_at, controllers_at, filled_at = at["extra_offices"], at["controllers"], at["city_filled"]
+    for city in state.board.cities:
+        c = city.index
+        filled = state.city_filled[c]
+        codes = state.extras[c]
         for code in codes:
-            extras[c, slots[code >> 1]] += 1
-    put("extra_offices", extras)
-    put("coellen_table", _pieces(state.table, slots) if len(state.table) == 4 else np.zeros(4 * PIECE))
-    markers = np.zeros((spec.routes, 1 + MARKER_TYPES), dtype=np.float32)
-    markers[np.arange(spec.routes), np.asarray(state.route_marker) + 1] = 1.0
-    put("route_markers", markers)
-    controllers = np.zeros((spec.cities, OWNER), dtype=np.float32)
-    filled = np.zeros(spec.cities, dtype=np.float32)
-    for city in board.cities:
-        owner = state.controller(city.index)
-        controllers[city.index, 0 if owner is None else 1 + slots[owner]] = 1.0
-        filled[city.index] = state.city_filled[city.index] / max(1, len(city.offices))
-    put("controllers", controllers)
-    put("city_filled", filled)
-
-    players = np.zeros((SLOTS, len(PLAYER_FEATURES)), dtype=np.float32)
-    decider = state.decider
+            idx.append(extras_at + c * 6 + slot[code >> 1])
+            val.append(1.0)
+        owner = state.controller(c) if filled or codes else None
+        idx.append(controllers_at + c * OWNER + (0 if owner is None else 1 + slot[owner]))
+        val.append(1.0)
+        if filled:
+            idx.append(filled_at + c)
+            val.append(filled / len(city.offices))
+    players_at = at["players"]
+    width = len(PLAYER_FEATURES)
+    over = state.is_over
+    decider = -1 if over else state.decider
+    current = -1 if over else state.current
     for q in range(state.players):
-        row = players[slots[q]]
-        row[0] = 1.0
-        row[1:5] = (state.sup_t[q] / 27, state.sup_m[q] / 4, state.stk_t[q] / 27, state.stk_m[q] / 4)
-        row[5:10] = [state.levels[q * 5 + a] / ABILITY_MAX[a] for a in range(5)]
-        row[10] = state.score[q] / 20
+        base = players_at + slot[q] * width
+        levels = state.levels[q * 5 : q * 5 + 5]
+        row = [
+            1.0, state.sup_t[q] / 27, state.sup_m[q] / 4, state.stk_t[q] / 27, state.stk_m[q] / 4,
+            levels[0] / ABILITY_MAX[0], levels[1] / ABILITY_MAX[1], levels[2] / ABILITY_MAX[2],
+            levels[3] / ABILITY_MAX[3], levels[4] / ABILITY_MAX[4], state.score[q] / 20,
+            0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+            float(len(state.used_markers[q])), float(len(state.plate[q])), state.office_count(q) / 10,
+            1.0 if q in state.ew_paid else 0.0, 1.0 if q == current else 0.0, 1.0 if q == decider else 0.0,
+        ]
         for m in state.markers[q]:
-            row[11 + m] += 1
-        row[17] = len(state.used_markers[q])
-        row[18] = len(state.plate[q])
-        row[19] = state.office_count(q) / 10
-        row[20] = 1.0 if q in state.ew_paid else 0.0
-        row[21] = 1.0 if q == state.current and not state.is_over else 0.0
-        row[22] = 1.0 if q == decider and not state.is_over else 0.0
-    put("players", players)
-
-    phase = np.zeros(PHASES, dtype=np.float32)
-    phase[int(state.phase)] = 1.0
-    put("phase", phase)
-    put("turn", [state.actions_used / 5, state.allowance() / 6, state.bonus_actions / 4, state.actions_left() / 6,
-                 min(state.turn / 100, 1.0), state.completed / 10])
-    hand = list(state.hand)
-    put("hand", [hand.count(0) / 5, hand.count(1) / 5])
-    if state.phase == Phase.RELOCATE and state.rl_route >= 0:
-        spec.view(out, "relocation_route")[state.rl_route] = 1.0
-        rel = spec.view(out, "relocation")
-        rel[0] = state.rl_extras / 2
-        rel[2 + slots[state.rl_owner] if 0 <= state.rl_owner <= NEUTRAL else 1] = 1.0
+            row[11 + m] += 1.0
+        idx.extend(range(base, base + width))
+        val.extend(row)
+    phase = state.phase
+    hand = state.hand
+    n_t = sum(1 for k in hand if k == 0)
+    idx.append(at["phase"] + int(phase))
+    val.append(1.0)
+    turn_at = at["turn"]
+    idx.extend(range(turn_at, turn_at + 6))
+    val.extend((state.actions_used / 5, state.allowance() / 6, state.bonus_actions / 4, state.actions_left() / 6,
+                min(state.turn / 100, 1.0), state.completed / 10))
+    idx.extend((at["hand"], at["hand"] + 1))
+    val.extend((n_t / 5, (len(hand) - n_t) / 5))
+    rel = at["relocation"]
+    if phase == Phase.RELOCATE and state.rl_route >= 0:
+        idx.extend((at["relocation_route"] + state.rl_route, rel, rel + (2 + slot[state.rl_owner] if 0 <= state.rl_owner <= NEUTRAL else 1)))
+        val.extend((1.0, state.rl_extras / 2, 1.0))
     else:
-        spec.view(out, "relocation")[1] = 1.0
-    spec.view(out, "remove_left")[0] = max(0, state.rm_left) / 3 if state.phase == Phase.REMOVE else 0.0
-    put("markers", [state.hidden_marker_count() / 20, state.markers_on_board() / 10])
+        idx.append(rel + 1)
+        val.append(1.0)
+    if phase == Phase.REMOVE and state.rm_left > 0:
+        idx.append(at["remove_left"])
+        val.append(state.rm_left / 3)
+    idx.extend((at["markers"], at["markers"] + 1))
+    val.extend((state.hidden_marker_count() / 20, state.markers_on_board() / 10))
     if state.pawn >= 0 and spec.provinces:
-        spec.view(out, "pawn")[state.pawn] = 1.0
+        idx.append(at["pawn"] + state.pawn)
+        val.append(1.0)
     if pending_house is not None:
-        spec.view(out, "pending_shift")[board.house_names.index(pending_house)] = 1.0
-    game = spec.view(out, "game")
-    game[state.players - 2] = 1.0
+        idx.append(at["pending_shift"] + spec._house_number[pending_house])
+        val.append(1.0)
+    idx.append(at["game"] + state.players - 2)
+    val.append(1.0)
     if state.players == 2:
-        game[4 if state.options.two_player_variant == "neutral" else 5] = 1.0
+        idx.append(at["game"] + (4 if state.options.two_player_variant == "neutral" else 5))
+        val.append(1.0)
+    out[idx] = val
     return out
 
 
