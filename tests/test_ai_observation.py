@@ -5,12 +5,27 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
-from hansa.ai.observation import PIECE, PLAYER_FEATURES, observe, observe_graph, spec_for, spec_for_side
+from hansa.ai.observation import (
+    MARKER_TYPES,
+    OWNER,
+    PHASES,
+    PIECE,
+    PLAYER_FEATURES,
+    SLOTS,
+    _slots,
+    observe,
+    observe_graph,
+    spec_for,
+    spec_for_side,
+)
 from hansa.bots import ClaimingRandomBot
+from hansa.core.constants import ABILITY_MAX, NEUTRAL
+from hansa.core.position import Phase
 from hansa.core.state import GameState
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "ai.md"
@@ -103,3 +118,100 @@ def test_graph_form_and_static_edges() -> None:
     for r in state.board.routes:
         assert edges["house_route"][1][list(r.houses)].tolist() == [r.index] * r.spaces
     assert edges["office_city"].shape == (2, spec.offices)
+
+
+# ---------------------------------------------------------------------------------------------- reference
+
+
+def _pieces(codes: Any, slots: Any) -> Any:
+    arr = np.asarray(codes, dtype=np.int64)
+    index = np.where(arr < 0, 0, 1 + (arr & 1) * 6 + slots[np.clip(arr >> 1, 0, 5)])
+    out = np.zeros((len(arr), PIECE), dtype=np.float32)
+    out[np.arange(len(arr)), index] = 1.0
+    return out
+
+
+def reference_observe(state: GameState, seat: int, pending_house: str | None = None) -> Any:
+    """The observation written the plain way (the first version), to check the fast one against."""
+    spec = spec_for(state.board)
+    out = np.zeros(spec.size, dtype=np.float32)
+    board = state.board
+    slots = _slots(state, seat)
+
+    def put(name: str, values: Any) -> None:
+        spec.view(out, name)[:] = np.ravel(values)
+
+    put("houses", _pieces(state.houses, slots))
+    put("offices", _pieces(state.offices, slots))
+    extras = np.zeros((spec.cities, 6), dtype=np.float32)
+    for c, codes in enumerate(state.extras):
+        for code in codes:
+            extras[c, slots[code >> 1]] += 1
+    put("extra_offices", extras)
+    put("coellen_table", _pieces(state.table, slots) if len(state.table) == 4 else np.zeros(4 * PIECE))
+    markers = np.zeros((spec.routes, 1 + MARKER_TYPES), dtype=np.float32)
+    markers[np.arange(spec.routes), np.asarray(state.route_marker) + 1] = 1.0
+    put("route_markers", markers)
+    controllers = np.zeros((spec.cities, OWNER), dtype=np.float32)
+    filled = np.zeros(spec.cities, dtype=np.float32)
+    for city in board.cities:
+        owner = state.controller(city.index)
+        controllers[city.index, 0 if owner is None else 1 + slots[owner]] = 1.0
+        filled[city.index] = state.city_filled[city.index] / max(1, len(city.offices))
+    put("controllers", controllers)
+    put("city_filled", filled)
+
+    players = np.zeros((SLOTS, len(PLAYER_FEATURES)), dtype=np.float32)
+    decider = state.decider
+    for q in range(state.players):
+        row = players[slots[q]]
+        row[0] = 1.0
+        row[1:5] = (state.sup_t[q] / 27, state.sup_m[q] / 4, state.stk_t[q] / 27, state.stk_m[q] / 4)
+        row[5:10] = [state.levels[q * 5 + a] / ABILITY_MAX[a] for a in range(5)]
+        row[10] = state.score[q] / 20
+        for m in state.markers[q]:
+            row[11 + m] += 1
+        row[17] = len(state.used_markers[q])
+        row[18] = len(state.plate[q])
+        row[19] = state.office_count(q) / 10
+        row[20] = 1.0 if q in state.ew_paid else 0.0
+        row[21] = 1.0 if q == state.current and not state.is_over else 0.0
+        row[22] = 1.0 if q == decider and not state.is_over else 0.0
+    put("players", players)
+
+    phase = np.zeros(PHASES, dtype=np.float32)
+    phase[int(state.phase)] = 1.0
+    put("phase", phase)
+    put("turn", [state.actions_used / 5, state.allowance() / 6, state.bonus_actions / 4, state.actions_left() / 6,
+                 min(state.turn / 100, 1.0), state.completed / 10])
+    hand = list(state.hand)
+    put("hand", [hand.count(0) / 5, hand.count(1) / 5])
+    if state.phase == Phase.RELOCATE and state.rl_route >= 0:
+        spec.view(out, "relocation_route")[state.rl_route] = 1.0
+        rel = spec.view(out, "relocation")
+        rel[0] = state.rl_extras / 2
+        rel[2 + slots[state.rl_owner] if 0 <= state.rl_owner <= NEUTRAL else 1] = 1.0
+    else:
+        spec.view(out, "relocation")[1] = 1.0
+    spec.view(out, "remove_left")[0] = max(0, state.rm_left) / 3 if state.phase == Phase.REMOVE else 0.0
+    put("markers", [state.hidden_marker_count() / 20, state.markers_on_board() / 10])
+    if state.pawn >= 0 and spec.provinces:
+        spec.view(out, "pawn")[state.pawn] = 1.0
+    if pending_house is not None:
+        spec.view(out, "pending_shift")[board.house_names.index(pending_house)] = 1.0
+    game = spec.view(out, "game")
+    game[state.players - 2] = 1.0
+    if state.players == 2:
+        game[4 if state.options.two_player_variant == "neutral" else 5] = 1.0
+    return out
+
+
+@pytest.mark.parametrize(("players", "options"), CONFIGS, ids=[f"{p}p-{i}" for i, (p, _) in enumerate(CONFIGS)])
+def test_fast_observation_equals_the_plain_reference(players: int, options: dict) -> None:
+    """observe() is written for speed; it must give exactly what the plain version gives, for every seat."""
+    for state in positions(players, options, seed=players + 40, every=3):
+        for seat in range(players):
+            assert np.array_equal(observe(state, seat), reference_observe(state, seat))
+    state = GameState.new(3, seed=1)
+    house = state.board.house_names[5]
+    assert np.array_equal(observe(state, 0, house), reference_observe(state, 0, house))

@@ -190,9 +190,12 @@ def observe(state: GameState, seat: int, pending_house: str | None = None) -> Ve
         c = city.index
         filled = state.city_filled[c]
         codes = state.extras[c]
-        for code in codes:
-            idx.append(extras_at + c * 6 + slot[code >> 1])
-            val.append(1.0)
+        if codes:
+            counts = [0.0] * 6  # several extra offices of one owner add up (one assignment keeps the last value)
+            for code in codes:
+                counts[slot[code >> 1]] += 1.0
+            idx.extend(range(extras_at + c * 6, extras_at + c * 6 + 6))
+            val.extend(counts)
         owner = state.controller(c) if filled or codes else None
         idx.append(controllers_at + c * OWNER + (0 if owner is None else 1 + slot[owner]))
         val.append(1.0)
