@@ -1,0 +1,182 @@
+"""Hansa Teutonica as an OpenSpiel game, registered as ``python_hansa`` (needs the ``openspiel`` extra).
+
+    import pyspiel, hansa.ai.openspiel_game
+    game = pyspiel.load_game("python_hansa", {"players": 3})
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+
+* Sequential, imperfect information, 2-5 players (``players``; ``variant`` "neutral" or "pawn" for two), general
+  sum with returns = win share (1/k for each of k winners, 0 for the others).
+* **Sampled stochastic**: the game's randomness (start player, tavern markers, the face-down order of the bonus
+  markers that claims draw) is sampled from the game's ``rng_seed`` stream when a new initial state is made; the
+  marker draws then follow that hidden order.  Nobody sees it: :meth:`HansaState.resample_from_infostate` reshuffles
+  the hidden markers (hansa's determinization), so OpenSpiel's ISMCTS searches on worlds consistent with what the
+  player knows.
+* Actions are the :class:`hansa.ai.actions.ActionIndex` of the board side (a Move-3 shift is two actions).
+* Observation and information-state tensors are :func:`hansa.ai.observation.observe` (the position is a sufficient
+  statistic: every move is public); the information-state string adds the whole move history.
+* ``max_moves`` (default 3000) ends a game that has not ended by then, scored as if it had ended (random play in
+  this game can run for a very long time; OpenSpiel needs a bounded game length).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ..core.board import side_for_players
+from ..core.scoring import final_scores, winners
+from ..core.state import GameState
+from .actions import ActionIndex
+from .observation import observe, spec_for_side
+
+_DEFAULTS = {"players": 3, "variant": "neutral", "rng_seed": 0, "max_moves": 3000}
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name="python_hansa",
+    long_name="Python Hansa Teutonica",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=5,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_DEFAULTS,
+)
+
+
+class HansaGame(pyspiel.Game):
+    """The game: its parameters, its action and observation sizes, and the random stream of new games."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        p = {**_DEFAULTS, **(params or {})}
+        self.players = int(p["players"])
+        self.options = {"two_player_variant": str(p["variant"])} if self.players == 2 else {}
+        self.max_moves = int(p["max_moves"])
+        side = self.side = side_for_players(self.players)
+        self.actions = ActionIndex.for_side(side)
+        self.obs_size = spec_for_side(side).size
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.actions.size, max_chance_outcomes=0, num_players=self.players,
+            min_utility=0.0, max_utility=1.0, utility_sum=None, max_game_length=2 * self.max_moves,
+        )
+        super().__init__(_GAME_TYPE, info, p)
+        self._rng = random.Random(int(p["rng_seed"]))
+
+    def new_initial_state(self) -> HansaState:
+        return HansaState(self, GameState.new(self.players, self._rng.randrange(2**53), self.options))
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> HansaObserver:
+        return HansaObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+
+class _Position:
+    """Holds the hansa GameState so that OpenSpiel's clone (a deepcopy of every attribute) copies it cheaply."""
+
+    __slots__ = ("gs",)
+
+    def __init__(self, gs: GameState) -> None:
+        self.gs = gs
+
+    def __deepcopy__(self, memo: Any) -> _Position:
+        return _Position(self.gs.copy())
+
+
+class HansaState(pyspiel.State):
+    """A game in progress: a hansa GameState, the pending shift-from, and the actions so far.  Its attributes are
+    plain values (OpenSpiel clones a Python state by deep-copying them)."""
+
+    def __init__(self, game: HansaGame, state: GameState) -> None:
+        super().__init__(game)
+        self.position = _Position(state)
+        self.side = game.side
+        self.players = game.players
+        self.max_moves = game.max_moves
+        self.pending: int | None = None
+        self.moves = 0
+        self.actions_taken: list[int] = []
+
+    @property
+    def gs(self) -> GameState:
+        return self.position.gs
+
+    @property
+    def actions(self) -> ActionIndex:
+        return ActionIndex.for_side(self.side)
+
+    def _ended(self) -> bool:
+        return self.gs.is_over or self.moves >= self.max_moves
+
+    def current_player(self) -> int:
+        return int(pyspiel.PlayerId.TERMINAL) if self._ended() else self.gs.decider
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self._ended() or player != self.gs.decider:
+            return []
+        return self.actions.legal(self.gs, self.pending)
+
+    def _apply_action(self, action: int) -> None:
+        move = self.actions.move(action, self.pending)
+        self.actions_taken.append(action)
+        if move is None:
+            self.pending = action
+            return
+        self.pending = None
+        self.gs.play(move)
+        self.moves += 1
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.actions.labels[action]
+
+    def is_terminal(self) -> bool:
+        return self._ended()
+
+    def returns(self) -> list[float]:
+        if not self._ended():
+            return [0.0] * self.players
+        won = winners(self.gs, final_scores(self.gs))
+        return [1.0 / len(won) if p in won else 0.0 for p in range(self.players)]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> HansaState:
+        """A state the player cannot tell from this one: the hidden markers (face-down supply and plates)
+        reshuffled, seeded from ``probability_sampler``."""
+        other: HansaState = self.clone()
+        other.position = _Position(self.gs.determinized(random.Random(int(probability_sampler() * 2**31))))
+        return other
+
+    def __str__(self) -> str:
+        return f"{self.gs!r} pending={self.pending} moves={self.moves}"
+
+
+class HansaObserver:
+    """OpenSpiel's PyObserver: the tensor is the seat's observation; the string is the public position (and, with
+    perfect recall, the whole action history)."""
+
+    def __init__(self, game: HansaGame, iig_obs_type: Any, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.tensor = np.zeros(game.obs_size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: HansaState, player: int) -> None:
+        pending = state.actions.labels[state.pending].split()[-1] if state.pending is not None else None
+        self.tensor[:] = observe(state.gs, player, pending)
+
+    def string_from(self, state: HansaState, player: int) -> str:
+        public = f"{state.gs.public_key()!r} pending={state.pending}"
+        if self.perfect_recall:
+            return f"p{player} " + " ".join(map(str, state.actions_taken)) + " | " + public
+        return f"p{player} " + public
+
+
+pyspiel.register_game(_GAME_TYPE, HansaGame)
