@@ -268,3 +268,21 @@ CONTRAST = """
   return bad;
 }
 """
+
+
+#: A page function listing the elements sticking out of the viewport sideways (ignoring those inside a box that scrolls or clips them).
+SIDEWAYS = """() => {
+  const w = document.documentElement.clientWidth;
+  const out = [];
+  if (document.documentElement.scrollWidth > w) out.push(`page scrollWidth ${document.documentElement.scrollWidth} > ${w}`);
+  for (const e of document.querySelectorAll("body *")) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height || (r.right <= w + 1 && r.left >= -1)) continue;
+    let clipped = false;
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX !== "visible") { clipped = true; break; }
+    }
+    if (!clipped) out.push(`${e.tagName.toLowerCase()}.${e.className} [${Math.round(r.left)}, ${Math.round(r.right)}]`);
+  }
+  return out.slice(0, 10);
+}"""

@@ -8,29 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import CHROMIUM, Server, play_out_via_api
+from browser_support import CHROMIUM, SIDEWAYS, Server, play_out_via_api
 
 pytest.importorskip("playwright.sync_api", reason="the Python playwright package is not installed")
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"browser tests need Debian chromium at {CHROMIUM}")
 
 PHONE_WIDTH = 390
-
-# Elements sticking out of the viewport sideways (ignoring those inside a box that scrolls or clips them).
-SIDEWAYS = """() => {
-  const w = document.documentElement.clientWidth;
-  const out = [];
-  if (document.documentElement.scrollWidth > w) out.push(`page scrollWidth ${document.documentElement.scrollWidth} > ${w}`);
-  for (const e of document.querySelectorAll("body *")) {
-    const r = e.getBoundingClientRect();
-    if (!r.width || !r.height || (r.right <= w + 1 && r.left >= -1)) continue;
-    let clipped = false;
-    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
-      if (getComputedStyle(a).overflowX !== "visible") { clipped = true; break; }
-    }
-    if (!clipped) out.push(`${e.tagName.toLowerCase()}.${e.className} [${Math.round(r.left)}, ${Math.round(r.right)}]`);
-  }
-  return out.slice(0, 10);
-}"""
 
 #: A few texts of each page per language (from the translation files), to tell that the page is translated.
 LOBBY = {

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from browser_support import CHROMIUM, Server
+from browser_support import CHROMIUM, SIDEWAYS, Server
 
 pytest.importorskip("playwright.sync_api", reason="the Python playwright package is not installed")
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"browser tests need Debian chromium at {CHROMIUM}")
@@ -18,24 +18,6 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"browser te
 PHONE = {"width": 390, "height": 844}
 NEUTRAL_OPTIONS = ("neutral_coellen", "neutral_keep_on_ability_route", "neutral_extra_mandatory")
 PAWN_OPTIONS = ("pawn_free_moves",)
-
-# Elements sticking out of the viewport sideways (ignoring those inside a box that scrolls or clips them).
-SIDEWAYS = """() => {
-  const w = document.documentElement.clientWidth;
-  const out = [];
-  if (document.documentElement.scrollWidth > w) out.push(`page scrollWidth ${document.documentElement.scrollWidth} > ${w}`);
-  for (const e of document.querySelectorAll("body *")) {
-    const r = e.getBoundingClientRect();
-    if (!r.width || !r.height || (r.right <= w + 1 && r.left >= -1)) continue;
-    let clipped = false;
-    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
-      if (getComputedStyle(a).overflowX !== "visible") { clipped = true; break; }
-    }
-    if (!clipped) out.push(`${e.tagName.toLowerCase()}.${e.className} [${Math.round(r.left)}, ${Math.round(r.right)}]`);
-  }
-  return out.slice(0, 10);
-}"""
-
 
 def open_lobby(page: Any, server: Server) -> None:
     page.goto(server.base + "/")

@@ -235,6 +235,11 @@ class ActionIndex:
             out.append(i)
         return out
 
+    def pending_house(self, pending: int | None) -> str | None:
+        """The house of a pending shift-from (what the observation marks), or None."""
+        item = self._items[pending] if pending is not None else None
+        return item.house if isinstance(item, ShiftFrom) else None
+
     def legal(self, state: GameState, pending: int | None = None) -> list[int]:
         """The indices the deciding seat may choose now (sorted)."""
         moves = state.legal_moves()

@@ -26,10 +26,10 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import Bot, make_bot
-from ..core.scoring import final_scores, winners
 from ..core.state import GameState
 from .actions import ActionIndex
 from .observation import observe, spec_for
+from .rewards import check_reward, final_rewards
 
 ObsType = dict[str, np.ndarray]
 
@@ -52,8 +52,7 @@ class HansaEnv(gymnasium.Env[ObsType, np.int64]):
     ) -> None:
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat} is not one of the {players} seats")
-        if reward not in ("win", "margin"):
-            raise ValueError(f"reward must be 'win' or 'margin', not {reward!r}")
+        check_reward(reward)
         self.players, self.seat, self.reward_kind, self.max_moves = players, seat, reward, max_moves
         self.opponent_specs = [opponents] * players if isinstance(opponents, str) else list(opponents)
         if isinstance(opponents, list) and len(opponents) != players - 1:
@@ -82,8 +81,7 @@ class HansaEnv(gymnasium.Env[ObsType, np.int64]):
         pending_house = None
         if not self.state.is_over and self.state.decider == self.seat:
             mask[self.actions.legal(self.state, self.pending)] = 1
-            if self.pending is not None:
-                pending_house = self.actions.labels[self.pending].split()[-1]
+            pending_house = self.actions.pending_house(self.pending)
         return {"observation": observe(self.state, self.seat, pending_house), "action_mask": mask}
 
     def _info(self, obs: ObsType, **extra: Any) -> dict[str, Any]:
@@ -129,12 +127,7 @@ class HansaEnv(gymnasium.Env[ObsType, np.int64]):
         return obs, self._reward() if terminated else 0.0, terminated, truncated, self._info(obs)
 
     def _reward(self) -> float:
-        scores = final_scores(self.state)
-        if self.reward_kind == "win":
-            won = winners(self.state, scores)
-            return 1.0 / len(won) if self.seat in won else 0.0
-        totals = [s.total for s in scores]
-        return (totals[self.seat] - max(t for j, t in enumerate(totals) if j != self.seat)) / 10
+        return final_rewards(self.state, self.reward_kind)[self.seat]
 
     def render(self) -> str | None:
         return repr(self.state) if self.render_mode == "ansi" else None

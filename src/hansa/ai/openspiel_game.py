@@ -29,10 +29,10 @@ import numpy as np
 import pyspiel
 
 from ..core.board import side_for_players
-from ..core.scoring import final_scores, winners
 from ..core.state import GameState
 from .actions import ActionIndex
 from .observation import observe, spec_for_side
+from .rewards import final_rewards
 
 _DEFAULTS = {"players": 3, "variant": "neutral", "rng_seed": 0, "max_moves": 3000}
 
@@ -143,8 +143,7 @@ class HansaState(pyspiel.State):
     def returns(self) -> list[float]:
         if not self._ended():
             return [0.0] * self.players
-        won = winners(self.gs, final_scores(self.gs))
-        return [1.0 / len(won) if p in won else 0.0 for p in range(self.players)]
+        return final_rewards(self.gs, "win")
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> HansaState:
         """A state the player cannot tell from this one: the hidden markers (face-down supply and plates)
@@ -169,8 +168,7 @@ class HansaObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: HansaState, player: int) -> None:
-        pending = state.actions.labels[state.pending].split()[-1] if state.pending is not None else None
-        self.tensor[:] = observe(state.gs, player, pending)
+        self.tensor[:] = observe(state.gs, player, state.actions.pending_house(state.pending))
 
     def string_from(self, state: HansaState, player: int) -> str:
         public = f"{state.gs.public_key()!r} pending={state.pending}"

@@ -27,12 +27,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..core.scoring import final_scores, winners
 from ..core.state import GameState
 from .actions import ActionIndex
 from .observation import observe, spec_for
-
-REWARDS = ("win", "margin")
+from .rewards import check_reward, final_rewards
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -55,8 +53,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        check_reward(reward)
         self.players = players
         self.game_options = dict(options or {})
         if variant is not None:
@@ -110,8 +107,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         mask = np.zeros(self.actions.size, dtype=np.int8)
         if not self.state_.is_over and agent == self.agent_selection and not self.truncations.get(agent, False):
             mask[self.actions.legal(self.state_, self.pending)] = 1
-            if self.pending is not None:
-                pending_house = self.actions.labels[self.pending].split()[-1]
+            pending_house = self.actions.pending_house(self.pending)
         return {"observation": observe(self.state_, seat, pending_house), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -142,15 +138,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self._accumulate_rewards()
 
     def _final_rewards(self) -> dict[str, float]:
-        scores = final_scores(self.state_)
-        if self.reward_kind == "win":
-            won = winners(self.state_, scores)
-            return {a: (1.0 / len(won) if i in won else 0.0) for i, a in enumerate(self.possible_agents)}
-        totals = [s.total for s in scores]
-        return {
-            a: (totals[i] - max(t for j, t in enumerate(totals) if j != i)) / 10
-            for i, a in enumerate(self.possible_agents)
-        }
+        return dict(zip(self.possible_agents, final_rewards(self.state_, self.reward_kind), strict=True))
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

@@ -6,9 +6,8 @@
 //   entry: a log entry of the view ({n, seat, turn, move, json, delta})
 //   ctx: {players, layout, you: [seats], neutral}
 
-import { fmt, t } from "./i18n.js";
+import { t } from "./i18n.js";
 
-export { fmt };
 
 /** The piece, ability and marker names of the current language. */
 export const pieceName = (kind) => t(`piece.${kind}`);
