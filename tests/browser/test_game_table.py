@@ -240,6 +240,7 @@ def test_the_end_on_desks_and_chart(new_page: Any, server: Server) -> None:
             desk = page.locator(f".desk[data-seat='{seat}'] .desk-score.final")
             assert desk.locator(".final-total").text_content() == str(sc["total"])
             assert str(sc["in_game"]) in desk.locator(".final-ingame").text_content()
+        page.wait_for_selector("#endgame svg.chart", state="attached")  # drawn once the score history has loaded
         assert page.locator("#endgame svg.chart").count() == 1
         assert page.locator("#undo-btn").is_hidden() and page.locator("#notify-btn").is_hidden()
         if phone:
