@@ -40,7 +40,7 @@ if command -v pg_ctlcluster >/dev/null; then
 fi
 
 python3 -m venv .venv
-.venv/bin/pip install -q --disable-pip-version-check -e '.[test,rl,openspiel]'  # compiles the engine core with mypyc when it can
+.venv/bin/pip install -q --disable-pip-version-check -e '.[test,rl,openspiel,ray]'  # compiles the engine core with mypyc when it can
 .venv/bin/python -c "import hansa; print('+ engine:', 'compiled (mypyc)' if hansa.compiled() else 'pure Python')"
 .venv/bin/ruff check src tests benchmarks
 .venv/bin/mypy

@@ -11,6 +11,10 @@ one *entry*, labelled by its spec, or ``spec#k`` (k = 1, 2, ...) when the same s
   its index, never on the number of worker processes (``jobs``) or the order in which games finish.  Bots with
   a time budget (``mcts:hard``, ``mcts:seconds=S``) are the exception: how far they search depends on the
   machine's speed and load.
+* **Backends.**  ``process`` (the default) plays the games in this process (``jobs`` 1) or in a pool of
+  ``jobs`` worker processes; ``ray`` plays every game as a Ray task, on a local Ray instance or on the cluster at
+  ``address`` (:mod:`hansa.arena_ray`; needs the ``ray`` extra).  Both hand the same :class:`GameTask` to
+  :func:`play_game`, so the rows are the same whichever backend played them.
 * **Win share.**  A win shared by ``k`` seats counts ``1/k`` for each; games cut unfinished by ``max_moves``
   have no winner.  The 95% interval is Wilson's score interval (:func:`wilson_interval`).
 * **Ratings.**  Elo-style ratings are a Bradley-Terry fit (:func:`fit_ratings`) of every pairwise outcome
@@ -47,9 +51,9 @@ from .core.scoring import CATEGORIES, final_scores, winners
 from .core.state import GameState
 
 __all__ = [
-    "ArenaConfig", "ArenaError", "ArenaResult", "BotStats", "GameRow", "GameTask", "Rating", "SeatResult",
-    "bot_seed", "fit_ratings", "lineup", "pairwise_outcomes", "parse_seats", "play_game", "plot_scores",
-    "print_summary", "run_arena", "seat_labels", "summarize", "wilson_interval", "write_outputs",
+    "BACKENDS", "ArenaConfig", "ArenaError", "ArenaResult", "BotStats", "GameRow", "GameTask", "Rating",
+    "SeatResult", "bot_seed", "fit_ratings", "lineup", "pairwise_outcomes", "parse_seats", "play_game",
+    "plot_scores", "print_summary", "run_arena", "seat_labels", "summarize", "wilson_interval", "write_outputs",
 ]
 
 #: z for a two-sided 95% interval.
@@ -58,6 +62,8 @@ Z95 = 1.959963984540054
 UNIFORM_MOVE_LIMIT = 100_000
 #: Rating of the average bot.
 ANCHOR = 1500.0
+#: Where the games can be played (:func:`run_arena`); the first is the default.
+BACKENDS = ("process", "ray")
 
 
 class ArenaError(ValueError):
@@ -128,6 +134,8 @@ class ArenaConfig:
     options: dict[str, Any] = field(default_factory=dict)
     max_moves: int | None = None
     records_dir: Path | None = None
+    backend: str = "process"
+    address: str | None = None
 
     @classmethod
     def build(
@@ -141,6 +149,8 @@ class ArenaConfig:
         variant: str | None = None,
         max_moves: int | None = None,
         records_dir: Path | None = None,
+        backend: str = "process",
+        address: str | None = None,
     ) -> ArenaConfig:
         """Validate the input and build a config; raises :class:`ArenaError` with a clear message."""
         specs = parse_seats(seats, players)
@@ -150,6 +160,12 @@ class ArenaConfig:
             raise ArenaError("--jobs must be at least 1")
         if max_moves is not None and max_moves < 1:
             raise ArenaError("--max-moves must be at least 1")
+        if backend not in BACKENDS:
+            raise ArenaError(f"--backend must be {' or '.join(BACKENDS)}, not {backend!r}")
+        if address is not None and backend != "ray":
+            raise ArenaError("--address applies to --backend ray only")
+        if address is not None and not address.strip():
+            raise ArenaError("--address is empty")
         opts = dict(options or {})
         if variant is not None:
             if players != 2:
@@ -161,7 +177,7 @@ class ArenaConfig:
             GameOptions.from_dict(opts)
         except HansaError as exc:
             raise ArenaError(str(exc)) from None
-        return cls(players, tuple(specs), games, seed, jobs, opts, max_moves, records_dir)
+        return cls(players, tuple(specs), games, seed, jobs, opts, max_moves, records_dir, backend, address)
 
     @property
     def labels(self) -> list[str]:
@@ -191,7 +207,8 @@ class ArenaConfig:
     def to_json(self) -> dict[str, Any]:
         return {
             "players": self.players, "seats": list(self.seats), "labels": self.labels, "games": self.games,
-            "seed": self.seed, "jobs": self.jobs, "options": self.options, "max_moves": self.move_limit,
+            "seed": self.seed, "jobs": self.jobs, "backend": self.backend, "address": self.address,
+            "options": self.options, "max_moves": self.move_limit,
             "records_dir": str(self.records_dir) if self.records_dir is not None else None,
             "rotation": "game i uses seed seed+i; entry j sits in seat (j+i) % players",
             "bot_seed": "game_seed * 10 + seat",
@@ -525,7 +542,9 @@ class ArenaResult:
 
 
 def run_arena(config: ArenaConfig, on_game: Callable[[GameRow], None] | None = None) -> ArenaResult:
-    """Play every game of ``config`` (in ``config.jobs`` processes when more than 1) and summarise them.
+    """Play every game of ``config`` and summarise them: with the ``process`` backend in this process (``jobs``
+    1) or in ``config.jobs`` worker processes, with the ``ray`` backend as Ray tasks (:mod:`hansa.arena_ray`;
+    :class:`ArenaError` when Ray is not installed or the cluster cannot be reached).
 
     ``on_game`` is called in this process after each game, in completion order; the returned rows are in game
     order."""
@@ -534,7 +553,11 @@ def run_arena(config: ArenaConfig, on_game: Callable[[GameRow], None] | None = N
         config.records_dir.mkdir(parents=True, exist_ok=True)
     tasks = [config.task(i) for i in range(config.games)]
     rows: list[GameRow] = []
-    if config.jobs == 1:
+    if config.backend == "ray":
+        from .arena_ray import run_games
+
+        rows = sorted(run_games(tasks, config.address, on_game), key=lambda r: r.index)
+    elif config.jobs == 1:
         for task in tasks:
             row = play_game(task)
             rows.append(row)
@@ -675,4 +698,5 @@ def print_summary(result: ArenaResult, console: Console) -> None:
     show(ratings)
     seats = ", ".join(f"{i + 1}: {w:g}" for i, w in enumerate(result.wins_by_seat))
     console.print(f"finished games: {finished}/{len(result.rows)}   wins by seat position: {seats}")
-    console.print(f"wall time {result.seconds:.1f} s with {cfg.jobs} job(s)")
+    where = f"{cfg.jobs} job(s)" if cfg.backend == "process" else "Ray" + (f" at {cfg.address}" if cfg.address else "")
+    console.print(f"wall time {result.seconds:.1f} s with {where}")

@@ -185,23 +185,27 @@ def arena(
     players: Annotated[int, typer.Option("--players", "-p", help="Players per game (2-5); must equal the number of seats.")] = 4,
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game; game i uses seed+i and rotates the seats by i.")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (process backend; Ray uses every CPU of the cluster).")] = 1,
     variant: Annotated[str | None, typer.Option(help="Two-player variant: neutral (default) or pawn.")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = None,
     max_moves: Annotated[int | None, typer.Option(help="Stop a game unfinished after this many moves.")] = None,
+    backend: Annotated[str, typer.Option("--backend", help="Where the games run: process (a local process pool of --jobs workers) or ray (Ray tasks; needs pip install 'hansa\\[ray]').")] = "process",
+    address: Annotated[str | None, typer.Option("--address", help="Ray cluster to use with --backend ray: auto, HOST:PORT or ray://HOST:10001 (default: RAY_ADDRESS if set, else a local Ray).")] = None,
     out: Annotated[Path, typer.Option("--out", help="Directory for results.json, games.csv, bots.csv, scores.png.")] = Path("arena-results"),
     records: Annotated[bool, typer.Option("--records", help="Also write every game's record into OUT/records/.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print results.json to stdout instead of tables.")] = False,
 ) -> None:
     """Play GAMES games between the bots of SEATS (seats rotated) and compare them: win shares, scores, ratings."""
+    from rich.markup import escape
+
     from .arena import ArenaConfig, ArenaError, print_summary, run_arena, write_outputs
 
     try:
         options = _parse_options(option or [])
         config = ArenaConfig.build(players, seats, games, seed, jobs, options, variant, max_moves,
-                                   out / "records" if records else None)
+                                   out / "records" if records else None, backend=backend, address=address)
     except (ArenaError, HansaError) as exc:
-        _fail(str(exc))
+        _fail(escape(str(exc)))
         return
     progress = Progress(
         TextColumn("[bold]arena"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
@@ -212,8 +216,8 @@ def arena(
             task = progress.add_task("games", total=games)
             result = run_arena(config, on_game=lambda _: progress.advance(task))
         paths = write_outputs(result, out)
-    except (HansaError, OSError) as exc:
-        _fail(str(exc))
+    except (ArenaError, HansaError, OSError) as exc:
+        _fail(escape(str(exc)))
         return
     if as_json:
         sys.stdout.write(json.dumps(result.to_json(), indent=1) + "\n")
