@@ -17,7 +17,6 @@ from hansa.ai.observation import (
     PIECE,
     PLAYER_FEATURES,
     SLOTS,
-    _slots,
     observe,
     observe_graph,
     spec_for,
@@ -136,7 +135,10 @@ def reference_observe(state: GameState, seat: int, pending_house: str | None = N
     spec = spec_for(state.board)
     out = np.zeros(spec.size, dtype=np.float32)
     board = state.board
-    slots = _slots(state, seat)
+    # Owner code -> slot: the observer is slot 0, then the turn order; the neutral player (and padding) slot 5.
+    slots = np.full(6, 5, dtype=np.int64)
+    for q in range(state.players):
+        slots[q] = (q - seat) % state.players
 
     def put(name: str, values: Any) -> None:
         spec.view(out, name)[:] = np.ravel(values)

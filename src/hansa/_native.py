@@ -32,6 +32,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "hansa.core.position",
     "hansa.core.movegen",
     "hansa.core.state",
+    "hansa.core.features",
     "hansa.bots.random_bots",
 )
 

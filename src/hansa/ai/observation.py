@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from ..core.board import Board, load_board
 from ..core.constants import ABILITY_MAX, NEUTRAL
+from ..core.features import CONTROLLER_REGION, MARKER_REGION, PLAYER_WIDTH, TAIL, observation_parts
 from ..core.position import Phase
 from ..core.state import GameState
 
@@ -101,6 +102,7 @@ class ObservationSpec:
         add("pawn", self.provinces, "pawn's province, one-hot (two-player pawn variant; empty on the 4-5 side)")
         add("pending_shift", self.houses, "house whose piece was chosen by a shift-from, one-hot (zeros otherwise)")
         add("game", 6, "players 2, 3, 4, 5 one-hot; neutral variant; pawn variant")
+        assert len(PLAYER_FEATURES) == PLAYER_WIDTH, "hansa.core.features writes PLAYER_WIDTH features per slot"
         self.fields = tuple(fields)
         self.size = fields[-1].start + fields[-1].size
         self._at = {f.name: f for f in fields}
@@ -111,6 +113,28 @@ class ObservationSpec:
         self._table_rows = np.arange(4, dtype=np.int64) * PIECE
         self._route_rows = np.arange(self.routes, dtype=np.int64) * (1 + MARKER_TYPES)
         self._house_number = {h: i for i, h in enumerate(board.house_names)}
+        # For observe(): where each code of observation_parts() has its one-hot block (houses, offices, the
+        # Coellen table when the board has it, routes, cities), and where the dense blocks and sparse fields start.
+        a = self._start
+        parts = [a["houses"] + self._house_rows, a["offices"] + self._office_rows]
+        tail = [a["route_markers"] + self._route_rows, a["controllers"] + np.arange(self.cities, dtype=np.int64) * OWNER]
+        self._base_plain = np.concatenate(parts + tail)
+        self._base_table = np.concatenate([*parts, a["coellen_table"] + self._table_rows, *tail])
+        self._dense_a = a["city_filled"]
+        self._dense_split = a["relocation_route"] - a["city_filled"]
+        self._dense_b = a["relocation"]
+        # What each dense byte is divided by (float64, so the quotient is Python's own int / int).
+        players = [1, 27, 4, 27, 4, *ABILITY_MAX, 1, *[1] * MARKER_TYPES, 1, 1, 10, 1, 1, 1]
+        self._dense_div = np.array(
+            [len(c.offices) for c in board.cities] + players * SLOTS + [1] * PHASES + [5, 6, 4, 6, 100, 10, 5, 5]
+            + [2, *[1] * OWNER, 3, 20, 10],
+            dtype=np.float64,
+        )
+        assert len(self._dense_div) == self._dense_split + TAIL
+        self._extras_at = a["extra_offices"]
+        self._relocation_route_at = a["relocation_route"]
+        self._pawn_at = a["pawn"]
+        self._game_at = a["game"]
         # Static structure for graph networks: house -> route, route -> its two cities, office -> city.
         house_route = [(h, r.index) for r in board.routes for h in r.houses]
         self.edges: dict[str, npt.NDArray[np.int64]] = {
@@ -144,119 +168,52 @@ def spec_for_side(side: str) -> ObservationSpec:
     return spec_for(load_board(side))
 
 
-def _slots(state: GameState, seat: int) -> npt.NDArray[np.int64]:
-    """Owner code 0-5 -> slot (the observer is slot 0, then the turn order; neutral stays 5)."""
-    n = state.players
-    out = np.full(6, 5, dtype=np.int64)
-    for q in range(n):
-        out[q] = (q - seat) % n
-    out[NEUTRAL] = 5
-    return out
-
-
-def _piece_table(slots: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Piece code + 1 (0 = empty, codes 0..11) -> position in the 13-way one-hot, for this observer."""
-    table = np.zeros(13, dtype=np.int64)
-    for code in range(12):
-        table[code + 1] = 1 + (code & 1) * 6 + slots[code >> 1]
-    return table
-
-
 def observe(state: GameState, seat: int, pending_house: str | None = None) -> Vector:
     """The flat observation of ``seat`` (float32, ``spec_for(state.board).size`` long).  ``pending_house``: the
     house chosen by a shift-from whose destination is the decision now (the AI adapters pass it).
 
-    Written for speed: the one-hot blocks are positions computed with numpy, every other value is collected in
-    Python lists and written with one fancy assignment."""
+    Written for speed: the compiled core walks the position once (:func:`hansa.core.features.observation_parts`);
+    here its piece and marker codes become one-hot positions through the observer's lookup table, and its dense
+    blocks are copied in.  ``tests/test_ai_observation.py`` checks it against a plain reference implementation."""
     spec = spec_for(state.board)
+    codes, dense, at, values = observation_parts(
+        state, seat, spec._extras_at, spec._start["players"], spec._relocation_route_at, spec._pawn_at, spec._game_at,
+    )
     out = np.zeros(spec.size, dtype=np.float32)
-    slots = _slots(state, seat)
-    pieces = _piece_table(slots)
-    at = spec._start
-    ones: list[npt.NDArray[np.int64]] = []
-    # Pieces on houses, offices and the Coellen table; bonus markers on routes.
-    ones.append(at["houses"] + spec._house_rows + pieces[np.asarray(state.houses, dtype=np.int64) + 1])
-    ones.append(at["offices"] + spec._office_rows + pieces[np.asarray(state.offices, dtype=np.int64) + 1])
-    if len(state.table) == 4:
-        ones.append(at["coellen_table"] + spec._table_rows + pieces[np.asarray(state.table, dtype=np.int64) + 1])
-    ones.append(at["route_markers"] + spec._route_rows + np.asarray(state.route_marker, dtype=np.int64) + 1)
-    out[np.concatenate(ones)] = 1.0
-
-    idx: list[int] = []
-    val: list[float] = []
-    slot = slots.tolist()
-    extras_at, controllers_at, filled_at = at["extra_offices"], at["controllers"], at["city_filled"]
-    for city in state.board.cities:
-        c = city.index
-        filled = state.city_filled[c]
-        codes = state.extras[c]
-        if codes:
-            counts = [0.0] * 6  # several extra offices of one owner add up (one assignment keeps the last value)
-            for code in codes:
-                counts[slot[code >> 1]] += 1.0
-            idx.extend(range(extras_at + c * 6, extras_at + c * 6 + 6))
-            val.extend(counts)
-        owner = state.controller(c) if filled or codes else None
-        idx.append(controllers_at + c * OWNER + (0 if owner is None else 1 + slot[owner]))
-        val.append(1.0)
-        if filled:
-            idx.append(filled_at + c)
-            val.append(filled / len(city.offices))
-    players_at = at["players"]
-    width = len(PLAYER_FEATURES)
-    over = state.is_over
-    decider = -1 if over else state.decider
-    current = -1 if over else state.current
-    for q in range(state.players):
-        base = players_at + slot[q] * width
-        levels = state.levels[q * 5 : q * 5 + 5]
-        row = [
-            1.0, state.sup_t[q] / 27, state.sup_m[q] / 4, state.stk_t[q] / 27, state.stk_m[q] / 4,
-            levels[0] / ABILITY_MAX[0], levels[1] / ABILITY_MAX[1], levels[2] / ABILITY_MAX[2],
-            levels[3] / ABILITY_MAX[3], levels[4] / ABILITY_MAX[4], state.score[q] / 20,
-            0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
-            float(len(state.used_markers[q])), float(len(state.plate[q])), state.office_count(q) / 10,
-            1.0 if q in state.ew_paid else 0.0, 1.0 if q == current else 0.0, 1.0 if q == decider else 0.0,
-        ]
-        for m in state.markers[q]:
-            row[11 + m] += 1.0
-        idx.extend(range(base, base + width))
-        val.extend(row)
-    phase = state.phase
-    hand = state.hand
-    n_t = sum(1 for k in hand if k == 0)
-    idx.append(at["phase"] + int(phase))
-    val.append(1.0)
-    turn_at = at["turn"]
-    idx.extend(range(turn_at, turn_at + 6))
-    val.extend((state.actions_used / 5, state.allowance() / 6, state.bonus_actions / 4, state.actions_left() / 6,
-                min(state.turn / 100, 1.0), state.completed / 10))
-    idx.extend((at["hand"], at["hand"] + 1))
-    val.extend((n_t / 5, (len(hand) - n_t) / 5))
-    rel = at["relocation"]
-    if phase == Phase.RELOCATE and state.rl_route >= 0:
-        idx.extend((at["relocation_route"] + state.rl_route, rel, rel + (2 + slot[state.rl_owner] if 0 <= state.rl_owner <= NEUTRAL else 1)))
-        val.extend((1.0, state.rl_extras / 2, 1.0))
-    else:
-        idx.append(rel + 1)
-        val.append(1.0)
-    if phase == Phase.REMOVE and state.rm_left > 0:
-        idx.append(at["remove_left"])
-        val.append(state.rm_left / 3)
-    idx.extend((at["markers"], at["markers"] + 1))
-    val.extend((state.hidden_marker_count() / 20, state.markers_on_board() / 10))
-    if state.pawn >= 0 and spec.provinces:
-        idx.append(at["pawn"] + state.pawn)
-        val.append(1.0)
+    base = spec._base_table if len(state.table) == 4 else spec._base_plain
+    out[base + _lookup(state.players, seat)[np.frombuffer(codes, dtype=np.uint8)]] = 1.0
+    values_a = np.frombuffer(dense, dtype=np.uint8) / spec._dense_div  # float64 division: exact as in Python
+    a, b, split = spec._dense_a, spec._dense_b, spec._dense_split
+    out[a : a + split] = values_a[:split]
+    out[b : b + TAIL] = values_a[split:]
+    for i, v in zip(at, values):
+        out[i] = v
     if pending_house is not None:
-        idx.append(at["pending_shift"] + spec._house_number[pending_house])
-        val.append(1.0)
-    idx.append(at["game"] + state.players - 2)
-    val.append(1.0)
-    if state.players == 2:
-        idx.append(at["game"] + (4 if state.options.two_player_variant == "neutral" else 5))
-        val.append(1.0)
-    out[idx] = val
+        out[spec._start["pending_shift"] + spec._house_number[pending_house]] = 1.0
+    return out
+
+
+@cache
+def _lookup(players: int, seat: int) -> npt.NDArray[np.int64]:
+    """The observer's table from a code of :func:`observation_parts` to its place in the one-hot block: pieces
+    (0-12) over 13, route markers (13-19) over 7, controllers (20-26) over 7."""
+    slots = _slots_of(players, seat)
+    table = np.zeros(CONTROLLER_REGION + OWNER, dtype=np.int64)
+    for code in range(12):
+        table[code + 1] = 1 + (code & 1) * 6 + slots[code >> 1]
+    for m in range(1 + MARKER_TYPES):
+        table[MARKER_REGION + m] = m
+    for owner in range(6):
+        table[CONTROLLER_REGION + 1 + owner] = 1 + slots[owner]
+    return table
+
+
+def _slots_of(players: int, seat: int) -> list[int]:
+    """Owner code 0-5 -> slot (the observer is slot 0, then the turn order; neutral stays 5)."""
+    out = [5] * 6
+    for q in range(players):
+        out[q] = (q - seat) % players
+    out[NEUTRAL] = 5
     return out
 
 
