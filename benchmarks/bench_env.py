@@ -3,7 +3,9 @@
 Each step: the action mask of the deciding seat (``ActionIndex.mask``), its observation (``observe``), a random
 masked action (a claim whenever one is legal, as the engine benchmark's random policy does, so games end), and the
 engine applying it.  Reports steps/s and the split of the time between engine (legal moves + play), mask and
-observation; also the PettingZoo environment's own steps/s (``env.last()`` + ``env.step``).
+observation (wall clock around each part); the same split in CPU time from three whole runs (engine; + mask;
++ observation), which a busy machine does not skew; and the PettingZoo environment's own steps/s
+(``env.last()`` + ``env.step``).
 
     python benchmarks/bench_env.py --steps 20000 [--players 3] [--json FILE]
 
@@ -61,6 +63,34 @@ def core_loop(players: int, steps: int, seed: int) -> dict[str, float]:
     }
 
 
+def cpu_differential(players: int, steps: int, seed: int) -> dict[str, float]:
+    """CPU time (``time.process_time``) per step of three whole runs over the same seeded games: engine only,
+    engine + mask, engine + mask + observation; the differences are the mask's and the observation's cost.  Not
+    skewed by other processes on a busy machine, and no clock call inside the loop."""
+
+    def run(mask: bool, obs: bool) -> float:
+        rng = random.Random(seed)
+        done = 0
+        t0 = time.process_time()
+        while done < steps:
+            state = GameState.new(players, rng.randrange(2**31))
+            actions = ActionIndex.for_state(state)
+            while not state.is_over and done < steps:
+                moves = state.legal_moves()
+                if mask:
+                    actions.mask(state)
+                if obs:
+                    observe(state, state.decider)
+                claims = [m for m in moves if isinstance(m, Claim)]
+                state.play(rng.choice(claims or moves))
+                done += 1
+        return (time.process_time() - t0) / steps * 1e6
+
+    engine, with_mask, everything = run(False, False), run(True, False), run(True, True)
+    return {"engine_us": engine, "mask_us": with_mask - engine, "observation_us": everything - with_mask,
+            "steps_per_s": 1e6 / everything}
+
+
 def pettingzoo_loop(players: int, steps: int, seed: int) -> dict[str, float] | None:
     try:
         from hansa.ai.pettingzoo_env import env
@@ -97,12 +127,16 @@ def main() -> None:
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
     core = core_loop(args.players, args.steps, args.seed)
+    cpu = cpu_differential(args.players, args.steps, args.seed)
     pz = pettingzoo_loop(args.players, max(1000, args.steps // 4), args.seed)
-    result = {"players": args.players, "compiled": compiled(), "python": platform.python_version(), "core": core, "pettingzoo": pz}
+    result = {"players": args.players, "compiled": compiled(), "python": platform.python_version(), "core": core,
+              "cpu": cpu, "pettingzoo": pz}
     print(f"engine: {'compiled (mypyc)' if compiled() else 'pure Python'}; {args.players} players")
     print(f"mask + observation + engine: {core['steps_per_s']:,.0f} steps/s "
           f"(per step: engine {core['engine_us']:.1f} us, mask {core['mask_us']:.1f} us, observation {core['observation_us']:.1f} us; "
           f"shares {core['engine_share']:.0%} / {core['mask_share']:.0%} / {core['observation_share']:.0%})")
+    print(f"CPU time, whole runs differenced: {cpu['steps_per_s']:,.0f} steps/s (per step: engine {cpu['engine_us']:.1f} us, "
+          f"mask {cpu['mask_us']:.1f} us, observation {cpu['observation_us']:.1f} us)")
     if pz:
         print(f"PettingZoo AEC env (last + step): {pz['steps_per_s']:,.0f} steps/s")
     if args.json:
