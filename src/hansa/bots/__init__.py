@@ -15,6 +15,9 @@ Bots from outside hansa's own search, loaded only when asked for (they need an o
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 from .base import Bot
 from .heuristic import HeuristicBot
 from .random_bots import ClaimingRandomBot, PurposefulRandomBot, UniformRandomBot
@@ -43,19 +46,22 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
 
         return MctsBot.from_spec(arg or "medium", seed)
     if name in ("openspiel-ismcts", "openspiel-mcts"):
-        try:
-            from ..ai.openspiel_bots import make_openspiel_bot
-        except ImportError as exc:
-            raise ValueError(f"{name} needs OpenSpiel: pip install 'hansa[openspiel]' ({exc})") from None
-        return make_openspiel_bot(name, arg, seed)
+        bot: Bot = _extra("hansa.ai.openspiel_bots", "openspiel").make_openspiel_bot(name, arg, seed)
+        return bot
     if name == "policy" and arg:
-        try:
-            from ..ai.policy import PolicyBot
-        except ImportError as exc:
-            raise ValueError(f"policy bots need numpy: pip install 'hansa[rl]' ({exc})") from None
-        return PolicyBot.from_file(arg, seed)
+        policy: Bot = _extra("hansa.ai.policy", "rl").PolicyBot.from_file(arg, seed)
+        return policy
     raise ValueError(f"unknown bot {spec!r}; bots are {', '.join(BOT_NAMES)}, mcts:iterations=N, mcts:seconds=S, "
                      "openspiel-ismcts:seconds=S, openspiel-mcts:seconds=S, policy:FILE")
+
+
+def _extra(module: str, extra: str) -> Any:
+    """A bot module that needs an optional extra, imported by name: hansa.bots (compiled with the core) must not
+    depend on hansa.ai and numpy, which the core's build does not have."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise ValueError(f"{module} needs the {extra} extra: pip install 'hansa[{extra}]' ({exc})") from None
 
 
 def bot_spec_ok(spec: str) -> bool:
