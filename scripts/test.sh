@@ -42,6 +42,10 @@ fi
 python3 -m venv .venv
 .venv/bin/pip install -q --disable-pip-version-check -e '.[test,rl,openspiel,ray]'  # compiles the engine core with mypyc when it can
 .venv/bin/python -c "import hansa; print('+ engine:', 'compiled (mypyc)' if hansa.compiled() else 'pure Python')"
+# The test machine has a C compiler: a build that fell back to pure Python (mypyc's type check failed) is an error.
+if [ "${HANSA_PURE_PYTHON:-0}" = 0 ] && command -v gcc >/dev/null; then
+  .venv/bin/python -c "import hansa, sys; sys.exit(0 if hansa.compiled() else 'the engine did not compile: see pip install -v -e . for mypyc errors')"
+fi
 .venv/bin/ruff check src tests benchmarks
 .venv/bin/mypy
 exec .venv/bin/python -m pytest -n 2 -q "$@"
