@@ -42,7 +42,7 @@ def core_loop(players: int, steps: int, seed: int) -> dict[str, float]:
             t0 = clock()
             moves = state.legal_moves()
             t1 = clock()
-            mask = actions.mask(state)
+            mask = actions.mask(state, moves=moves)
             t2 = clock()
             observe(state, state.decider)
             t3 = clock()
@@ -78,7 +78,7 @@ def cpu_differential(players: int, steps: int, seed: int) -> dict[str, float]:
             while not state.is_over and done < steps:
                 moves = state.legal_moves()
                 if mask:
-                    actions.mask(state)
+                    actions.mask(state, moves=moves)
                 if obs:
                     observe(state, state.decider)
                 claims = [m for m in moves if isinstance(m, Claim)]

@@ -91,6 +91,8 @@ def test_mask_equals_the_legal_moves_on_every_position(players: int, options: di
             mask = actions.mask(state)
             assert mask.dtype == np.bool_ and mask.shape == (actions.size,)
             assert set(np.flatnonzero(mask).tolist()) == first
+            assert np.array_equal(actions.mask(state, moves=moves), mask)  # the caller's legal moves, not made again
+            assert actions.legal(state, moves=moves) == sorted(first)
             for src, dst in tos.items():
                 assert set(actions.legal(state, src)) == dst
                 shifts += 1

@@ -101,3 +101,32 @@ def test_gymnasium_episode_against_bots_and_illegal_action() -> None:
             break
     assert terminated and e.state.is_over and reward in (0.0, 1.0, 0.5, 1 / 3)
     assert steps > 20
+
+
+def test_pettingzoo_refuses_illegal_and_out_of_range_actions_and_changes_nothing() -> None:
+    e = env(players=3, max_moves=300)
+    e.reset(seed=3)
+    obs, *_ = e.last()
+    def snapshot() -> tuple:
+        u = e.unwrapped
+        return u.state_.legal_moves(), u.state_.houses[:], u.moves, u.pending, e.agent_selection
+
+    before = snapshot()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    for action in (illegal, -1, e.unwrapped.actions.size):
+        with pytest.raises(ValueError):
+            e.step(action)
+        assert snapshot() == before
+    # The mask handed out is a copy: changing it does not make an illegal action legal.
+    obs["action_mask"][illegal] = 1
+    with pytest.raises(ValueError):
+        e.step(illegal)
+    e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
+    assert e.unwrapped.moves == 1 or e.unwrapped.pending is not None
+
+
+def test_gymnasium_out_of_range_action_is_illegal() -> None:
+    e = HansaEnv(players=3, seat=0, opponents=["random", "random"], max_moves=500)
+    e.reset(seed=2)
+    _, reward, terminated, _, info = e.step(e.actions.size + 5)
+    assert reward == -1.0 and terminated and info["illegal"]

@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from ..core.board import Board, load_board
 from ..core.constants import ABILITY_NAMES, MERCHANTS_PER_PLAYER, PRIVILEGE_COLOURS, TRADERS_PER_PLAYER
+from ..core.features import action_flags
 from ..core.moves import (
     Claim,
     Displace,
@@ -217,46 +218,50 @@ class ActionIndex:
             raise ValueError("after a shift-from only a shift-to may follow")
         return item
 
-    def _first_steps(self, moves: list[Move]) -> list[int]:
-        """The index of every move (a shift's shift-from), possibly repeated.  The engine hands out the same
-        interned objects for house moves every time, so most are found by identity first."""
-        by_id, index = self._by_id, self._index
-        out = []
-        for m in moves:
-            i = by_id.get(id(m))
-            if i is None:
-                if type(m) is Shift:
-                    i = self._shift_from + self._house[m.house]
-                else:
-                    i = index[m]
-                    if type(m) in _INTERNED and len(by_id) < 20_000:
-                        by_id[id(m)] = i
-                        self._keep.append(m)  # the id stays valid while the object lives
-            out.append(i)
-        return out
+    def _index_of(self, m: Move) -> int:
+        """The index of one move (a shift's shift-from) by value; an interned move is remembered by identity."""
+        if type(m) is Shift:
+            return self._shift_from + self._house[m.house]
+        i = self._index[m]
+        if type(m) in _INTERNED and len(self._by_id) < 20_000:
+            self._by_id[id(m)] = i
+            self._keep.append(m)  # the id stays valid while the object lives
+        return i
+
+    def _flags(self, moves: list[Move]) -> bytearray:
+        """One byte per index, 1 for the first step of every move.  The engine hands out the same interned objects
+        for house moves every time: the compiled core finds those by identity, the few others are looked up here."""
+        flags, missed = action_flags(moves, self._by_id, self.size)
+        for m in missed:
+            flags[self._index_of(m)] = 1
+        return flags
 
     def pending_house(self, pending: int | None) -> str | None:
         """The house of a pending shift-from (what the observation marks), or None."""
         item = self._items[pending] if pending is not None else None
         return item.house if isinstance(item, ShiftFrom) else None
 
-    def legal(self, state: GameState, pending: int | None = None) -> list[int]:
-        """The indices the deciding seat may choose now (sorted)."""
-        moves = state.legal_moves()
+    def legal(self, state: GameState, pending: int | None = None, moves: list[Move] | None = None) -> list[int]:
+        """The indices the deciding seat may choose now (sorted).  ``moves``: ``state.legal_moves()`` when the caller
+        has it already."""
+        if moves is None:
+            moves = state.legal_moves()
         if pending is not None:
             src = self._items[pending]
             if not isinstance(src, ShiftFrom):
                 raise ValueError(f"pending must be a shift-from index, not {self.labels[pending]!r}")
             return sorted({self._shift_to + self._house[m.to] for m in moves if isinstance(m, Shift) and m.house == src.house})
-        return sorted(set(self._first_steps(moves)))
+        return np.flatnonzero(np.frombuffer(self._flags(moves), dtype=np.bool_)).tolist()
 
-    def mask(self, state: GameState, pending: int | None = None) -> Mask:
-        """``legal()`` as a bool array of ``size``."""
-        mask = np.zeros(self.size, dtype=np.bool_)
+    def mask(self, state: GameState, pending: int | None = None, moves: list[Move] | None = None) -> Mask:
+        """``legal()`` as a bool array of ``size``.  ``moves``: ``state.legal_moves()`` when the caller has it
+        already (it is not generated again)."""
+        if moves is None:
+            moves = state.legal_moves()
         if pending is None:
-            mask[self._first_steps(state.legal_moves())] = True
-        else:
-            mask[self.legal(state, pending)] = True
+            return np.frombuffer(self._flags(moves), dtype=np.bool_)
+        mask = np.zeros(self.size, dtype=np.bool_)
+        mask[self.legal(state, pending, moves)] = True
         return mask
 
 

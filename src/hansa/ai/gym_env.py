@@ -23,6 +23,7 @@ from typing import Any
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 
 from ..bots import Bot, make_bot
@@ -75,14 +76,17 @@ class HansaEnv(gymnasium.Env[ObsType, np.int64]):
         self.bots: dict[int, Bot] = {}
         self.pending: int | None = None
         self.moves = 0
+        self._last_mask: npt.NDArray[np.int8] = np.zeros(self.actions.size, dtype=np.int8)  # of the last observation
 
     def _obs(self) -> ObsType:
-        mask = np.zeros(self.actions.size, dtype=np.int8)
         pending_house = None
         if not self.state.is_over and self.state.decider == self.seat:
-            mask[self.actions.legal(self.state, self.pending)] = 1
+            mask = self.actions.mask(self.state, self.pending).view(np.int8)
             pending_house = self.actions.pending_house(self.pending)
-        return {"observation": observe(self.state, self.seat, pending_house), "action_mask": mask}
+        else:
+            mask = np.zeros(self.actions.size, dtype=np.int8)
+        self._last_mask = mask
+        return {"observation": observe(self.state, self.seat, pending_house), "action_mask": mask.copy()}
 
     def _info(self, obs: ObsType, **extra: Any) -> dict[str, Any]:
         return {"action_mask": obs["action_mask"].astype(bool), "moves": self.moves, **extra}
@@ -110,7 +114,7 @@ class HansaEnv(gymnasium.Env[ObsType, np.int64]):
         if self.state.is_over or self.moves >= self.max_moves:
             raise RuntimeError("the episode has ended: call reset()")
         a = int(action)
-        if a not in self.actions.legal(self.state, self.pending):
+        if not (0 <= a < self.actions.size and self._last_mask[a]):
             obs = self._obs()
             return obs, -1.0, True, False, self._info(obs, illegal=True)
         move = self.actions.move(a, self.pending)

@@ -19,8 +19,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.board import Board, load_board
-from ..core.constants import ABILITY_MAX, NEUTRAL
-from ..core.features import CONTROLLER_REGION, MARKER_REGION, PLAYER_WIDTH, TAIL, observation_parts
+from ..core.constants import ABILITY_MAX
+from ..core.features import PLAYER_WIDTH, TAIL, observation_parts
 from ..core.position import Phase
 from ..core.state import GameState
 
@@ -120,6 +120,18 @@ class ObservationSpec:
         tail = [a["route_markers"] + self._route_rows, a["controllers"] + np.arange(self.cities, dtype=np.int64) * OWNER]
         self._base_plain = np.concatenate(parts + tail)
         self._base_table = np.concatenate([*parts, a["coellen_table"] + self._table_rows, *tail])
+        # Every one-hot entry at its default (empty, no marker, no controller: the first place of its block).
+        self._template_plain = np.zeros(self.size, dtype=np.float32)
+        self._template_plain[self._base_plain] = 1.0
+        self._template_table = np.zeros(self.size, dtype=np.float32)
+        self._template_table[self._base_table] = 1.0
+        self._bases_plain: list[int] = self._base_plain.tolist()
+        # For every place: the default place of its one-hot block (itself outside the one-hot blocks).
+        self._default_of = np.arange(self.size, dtype=np.int64)
+        widths = [PIECE] * (self.houses + self.offices + 4) + [1 + MARKER_TYPES] * self.routes + [OWNER] * self.cities
+        for base, width in zip(self._base_table.tolist(), widths, strict=True):
+            self._default_of[base : base + width] = base
+        self._bases_table: list[int] = self._base_table.tolist()
         self._dense_a = a["city_filled"]
         self._dense_split = a["relocation_route"] - a["city_filled"]
         self._dense_b = a["relocation"]
@@ -172,16 +184,20 @@ def observe(state: GameState, seat: int, pending_house: str | None = None) -> Ve
     """The flat observation of ``seat`` (float32, ``spec_for(state.board).size`` long).  ``pending_house``: the
     house chosen by a shift-from whose destination is the decision now (the AI adapters pass it).
 
-    Written for speed: the compiled core walks the position once (:func:`hansa.core.features.observation_parts`);
-    here its piece and marker codes become one-hot positions through the observer's lookup table, and its dense
-    blocks are copied in.  ``tests/test_ai_observation.py`` checks it against a plain reference implementation."""
+    Written for speed: the compiled core walks the position once (:func:`hansa.core.features.observation_parts`)
+    and reports only the places that differ from a template of defaults (most houses are empty), which numpy sets
+    in two steps, and the dense blocks of counts, which it divides and copies in.  ``tests/test_ai_observation.py``
+    checks it against a plain reference implementation on whole games of every configuration."""
     spec = spec_for(state.board)
-    codes, dense, at, values = observation_parts(
-        state, seat, spec._extras_at, spec._start["players"], spec._relocation_route_at, spec._pawn_at, spec._game_at,
+    with_table = len(state.table) == 4
+    on, dense, at, values = observation_parts(
+        state, seat, spec._bases_table if with_table else spec._bases_plain, spec._extras_at, spec._start["players"],
+        spec._relocation_route_at, spec._pawn_at, spec._game_at,
     )
-    out = np.zeros(spec.size, dtype=np.float32)
-    base = spec._base_table if len(state.table) == 4 else spec._base_plain
-    out[base + _lookup(state.players, seat)[np.frombuffer(codes, dtype=np.uint8)]] = 1.0
+    out = (spec._template_table if with_table else spec._template_plain).copy()
+    places = np.frombuffer(on, dtype="<u2")
+    out[spec._default_of[places]] = 0.0  # their one-hot entries are off their defaults
+    out[places] = 1.0
     values_a = np.frombuffer(dense, dtype=np.uint8) / spec._dense_div  # float64 division: exact as in Python
     a, b, split = spec._dense_a, spec._dense_b, spec._dense_split
     out[a : a + split] = values_a[:split]
@@ -190,30 +206,6 @@ def observe(state: GameState, seat: int, pending_house: str | None = None) -> Ve
         out[i] = v
     if pending_house is not None:
         out[spec._start["pending_shift"] + spec._house_number[pending_house]] = 1.0
-    return out
-
-
-@cache
-def _lookup(players: int, seat: int) -> npt.NDArray[np.int64]:
-    """The observer's table from a code of :func:`observation_parts` to its place in the one-hot block: pieces
-    (0-12) over 13, route markers (13-19) over 7, controllers (20-26) over 7."""
-    slots = _slots_of(players, seat)
-    table = np.zeros(CONTROLLER_REGION + OWNER, dtype=np.int64)
-    for code in range(12):
-        table[code + 1] = 1 + (code & 1) * 6 + slots[code >> 1]
-    for m in range(1 + MARKER_TYPES):
-        table[MARKER_REGION + m] = m
-    for owner in range(6):
-        table[CONTROLLER_REGION + 1 + owner] = 1 + slots[owner]
-    return table
-
-
-def _slots_of(players: int, seat: int) -> list[int]:
-    """Owner code 0-5 -> slot (the observer is slot 0, then the turn order; neutral stays 5)."""
-    out = [5] * 6
-    for q in range(players):
-        out[q] = (q - seat) % players
-    out[NEUTRAL] = 5
     return out
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
@@ -76,6 +77,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.pending: int | None = None
         self.moves = 0
         self._rng = np.random.default_rng()
+        self._mask: npt.NDArray[np.int8] | None = None  # the deciding agent's mask, made once per decision
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -93,6 +95,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.state_ = GameState.new(self.players, game_seed, self.game_options)
         self.pending = None
         self.moves = 0
+        self._mask = None
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -101,13 +104,20 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.state_.decider]
 
+    def _decision_mask(self) -> npt.NDArray[np.int8]:
+        """The deciding agent's action mask (computed once per decision; callers get copies)."""
+        if self._mask is None:
+            self._mask = self.actions.mask(self.state_, self.pending).view(np.int8)
+        return self._mask
+
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat(agent)
         pending_house = None
-        mask = np.zeros(self.actions.size, dtype=np.int8)
         if not self.state_.is_over and agent == self.agent_selection and not self.truncations.get(agent, False):
-            mask[self.actions.legal(self.state_, self.pending)] = 1
+            mask = self._decision_mask().copy()
             pending_house = self.actions.pending_house(self.pending)
+        else:
+            mask = np.zeros(self.actions.size, dtype=np.int8)
         return {"observation": observe(self.state_, seat, pending_house), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -116,11 +126,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self._was_dead_step(action)
             return
         assert action is not None, "the deciding agent must act"
-        legal = self.actions.legal(self.state_, self.pending)
-        if int(action) not in legal:
-            raise ValueError(f"action {action} ({self.actions.labels[int(action)]}) is not legal now")
+        a = int(action)
+        if not 0 <= a < self.actions.size:
+            raise ValueError(f"action {action} is outside 0..{self.actions.size - 1}")
+        if not self._decision_mask()[a]:
+            raise ValueError(f"action {action} ({self.actions.labels[a]}) is not legal now")
         self._cumulative_rewards[agent] = 0.0
-        move = self.actions.move(int(action), self.pending)
+        self._mask = None
+        move = self.actions.move(a, self.pending)
         if move is None:
             self.pending = int(action)  # a shift-from: the same agent chooses the destination next
         else:

@@ -10,12 +10,10 @@ from __future__ import annotations
 from typing import Final
 
 from .constants import NEUTRAL
+from .moves import Move
 from .position import Phase
 from .state import GameState
 
-#: Offsets of the code regions in the observer's lookup table (pieces 0-12, route markers, city controllers).
-MARKER_REGION = 13
-CONTROLLER_REGION = 20
 #: Player features per slot (``hansa.ai.observation.PLAYER_FEATURES``) and padded slots.
 PLAYER_WIDTH = 23
 SLOTS = 5
@@ -27,130 +25,184 @@ _RELOCATE: Final = int(Phase.RELOCATE)
 _REMOVE: Final = int(Phase.REMOVE)
 
 
-def observation_parts(
-    state: GameState, seat: int, extras_at: int, players_at: int, relocation_route_at: int, pawn_at: int, game_at: int,
-) -> tuple[bytes, bytes, list[int], list[float]]:
-    """One seat's observation as parts:
+def action_flags(moves: list[Move], by_id: dict[int, int], size: int) -> tuple[bytearray, list[Move]]:
+    """The action mask's bytes: ``size`` bytes, 1 at the index of every move of ``moves`` found in ``by_id`` (index
+    by ``id()`` of the engine's interned move objects, kept by the caller, ``hansa.ai.actions``), and the moves not
+    found there (made afresh: claims, improvements, marker placements, shifts), for the caller to look up by value."""
+    flags = bytearray(size)
+    missed: list[Move] = []
+    for m in moves:
+        i = by_id.get(id(m), -1)
+        if i >= 0:
+            flags[i] = 1
+        else:
+            missed.append(m)
+    return flags, missed
 
-    * ``codes``: one byte per house, printed office, Coellen table space (when the board has the table), route and
-      city: the piece code + 1 (0 = empty), 13 + marker type + 1 on routes (13 = none), 20 + controller + 1 on
-      cities (20 = none) — the caller maps them through the observer's table to one-hot positions;
+
+def observation_parts(
+    state: GameState, seat: int, bases: list[int], extras_at: int, players_at: int, relocation_route_at: int,
+    pawn_at: int, game_at: int,
+) -> tuple[bytes, bytes, list[int], list[float]]:
+    """One seat's observation as parts, over a template where every one-hot entry has its default (an empty house,
+    office or table space, a route without a marker, a city without a controller: the first place of its block):
+
+    * ``on``: the places to set to 1, as uint16 positions (little-endian): the own place of every one-hot entry off
+      its default (the caller clears that entry's default place), the relocation route, the pawn, the game kind.
+      ``bases``: the position of each one-hot entry's block — houses, printed offices, the Coellen table spaces
+      (when the board has the table), routes, cities, in that order;
     * ``dense``: one byte per value of the fields ``city_filled``, ``players`` (slot order), ``phase``, ``turn``,
       ``hand`` and then ``relocation``, ``remove_left``, ``markers``, as they lie in the vector: the counts before
       their division (the caller divides by ``ObservationSpec._dense_div``; the scores are left 0 here);
-    * ``at`` / ``values``: the few other non-zero entries (extra offices, scores, relocation route, pawn, game
-      kind), by absolute position.
+    * ``at`` / ``values``: the few other non-zero entries (extra offices, scores), by position.
     """
     n = state.players
     slot = [5] * 6
     for q in range(n):
         slot[q] = (q - seat) % n
     slot[NEUTRAL] = 5
-    codes: list[int] = [code + 1 for code in state.houses]
-    codes.extend([code + 1 for code in state.offices])
-    if len(state.table) == 4:
-        codes.extend([code + 1 for code in state.table])
-    codes.extend([MARKER_REGION + m + 1 for m in state.route_marker])
+    # One-hot place of a piece code within its block: empty, Trader of slot 0-5, Merchant of slot 0-5.
+    piece_place = [0] * 12
+    for code in range(12):
+        piece_place[code] = 1 + (code & 1) * 6 + slot[code >> 1]
+    houses = state.houses
+    offices = state.offices
+    table = state.table
+    route_marker = state.route_marker
+    cities = state.board.cities
+    n_cities = len(cities)
+    on: list[int] = []  # uint16 positions, little-endian, set to 1
+    e = 0  # entry number
+    for i in range(len(houses)):
+        code = houses[i]
+        if code >= 0:
+            _put(on, bases[e + i] + piece_place[code])
+    e += len(houses)
+    for i in range(len(offices)):
+        code = offices[i]
+        if code >= 0:
+            _put(on, bases[e + i] + piece_place[code])
+    e += len(offices)
+    if len(table) == 4:
+        for i in range(4):
+            code = table[i]
+            if code >= 0:
+                _put(on, bases[e + i] + piece_place[code])
+        e += 4
+    markers_on_board = 0
+    for i in range(len(route_marker)):
+        code = route_marker[i]
+        if code >= 0:
+            _put(on, bases[e + i] + 1 + code)
+            markers_on_board += 1
+    e += len(route_marker)
     at: list[int] = []
     values: list[float] = []
-    cities = state.board.cities
-    offices = state.offices
-    dense: list[int] = [0] * len(cities)
+    players_at_dense = n_cities
+    phase_at_dense = players_at_dense + SLOTS * PLAYER_WIDTH
+    turn_at_dense = phase_at_dense + PHASES
+    tail = turn_at_dense + 8
+    dense = [0] * (tail + TAIL)
     office_n = [0] * 6  # offices (printed and extra) per owner, for the player features
-    for c in range(len(cities)):
+    counts = [0] * 6
+    for c in range(n_cities):
         filled = state.city_filled[c]
         extra = state.extras[c]
         if not filled and not extra:
-            codes.append(CONTROLLER_REGION)
             continue
         # The controller (docs/rules.md §2.8.1): most offices, ties to the owner of the rightmost; extra offices
-        # lie to the left of the printed ones.  Hand-inlined GameState.controller, one pass for the office counts.
-        counts = [0] * 6
-        last = [-1] * 6
-        pos = 0
+        # lie to the left of the printed ones.  Scanning left to right, the owner whose count reaches the most
+        # the latest is the controller.
+        for o in range(6):
+            counts[o] = 0
+        owner = 0
         for code in extra:
             o = code >> 1
             counts[o] += 1
-            last[o] = pos
-            pos += 1
+            if counts[o] >= counts[owner]:
+                owner = o
         if extra:
-            for k in range(6):
-                if counts[k]:
-                    at.append(extras_at + c * 6 + slot[k])
-                    values.append(float(counts[k]))
+            for o in range(6):
+                if counts[o]:
+                    at.append(extras_at + c * 6 + slot[o])
+                    values.append(float(counts[o]))
         first = cities[c].office_base
         for i in range(first, first + len(cities[c].offices)):
             code = offices[i]
             if code >= 0:
                 o = code >> 1
                 counts[o] += 1
-                last[o] = pos
-            pos += 1
-        owner = 0
-        for k in range(1, 6):
-            if counts[k] > counts[owner] or (counts[k] == counts[owner] and last[k] > last[owner]):
-                owner = k
-        for k in range(6):
-            office_n[k] += counts[k]
-        codes.append(CONTROLLER_REGION + 1 + owner)
-        if filled:
-            dense[c] = filled
-    # Players, in slot order (the observer first), padded to five slots.
+                if counts[o] >= counts[owner]:
+                    owner = o
+        for o in range(6):
+            office_n[o] += counts[o]
+        _put(on, bases[e + c] + 1 + slot[owner])
+        dense[c] = filled
+    # Players, in slot order (the observer first), padded to five slots (the empty slots stay 0).
     phase = int(state.phase)
     over = phase == _OVER
     decider = -1 if over else state.decider
     current = -1 if over else state.current
-    rows: list[list[int]] = [[0] * PLAYER_WIDTH for _ in range(SLOTS)]
+    levels = state.levels
     for q in range(n):
+        row = players_at_dense + slot[q] * PLAYER_WIDTH
         lv = q * 5
-        levels = state.levels
-        row = [
-            1, state.sup_t[q], state.sup_m[q], state.stk_t[q], state.stk_m[q],
-            levels[lv], levels[lv + 1], levels[lv + 2], levels[lv + 3], levels[lv + 4], 0,
-            0, 0, 0, 0, 0, 0,
-            len(state.used_markers[q]), len(state.plate[q]), office_n[q],
-            1 if q in state.ew_paid else 0, 1 if q == current else 0, 1 if q == decider else 0,
-        ]
+        dense[row] = 1
+        dense[row + 1] = state.sup_t[q]
+        dense[row + 2] = state.sup_m[q]
+        dense[row + 3] = state.stk_t[q]
+        dense[row + 4] = state.stk_m[q]
+        for j in range(5):
+            dense[row + 5 + j] = levels[lv + j]
         for m in state.markers[q]:
-            row[11 + m] += 1
-        rows[slot[q]] = row
-        if state.score[q]:  # the one value that may pass 255: given by position
+            dense[row + 11 + m] += 1
+        dense[row + 17] = len(state.used_markers[q])
+        dense[row + 18] = len(state.plate[q])
+        dense[row + 19] = office_n[q]
+        if q in state.ew_paid:
+            dense[row + 20] = 1
+        if q == current:
+            dense[row + 21] = 1
+        if q == decider:
+            dense[row + 22] = 1
+        if state.score[q]:
             at.append(players_at + slot[q] * PLAYER_WIDTH + 10)
             values.append(state.score[q] / 20)
-    for row in rows:
-        dense.extend(row)
-    phases = [0] * PHASES
-    phases[phase] = 1
-    dense.extend(phases)
-    hand = state.hand
+    dense[phase_at_dense + phase] = 1
     n_t = 0
-    for k in hand:
-        if k == 0:
+    hand = state.hand
+    for piece in hand:
+        if piece == 0:
             n_t += 1
-    dense.extend([
-        state.actions_used, state.allowance(), state.bonus_actions, state.actions_left(), min(state.turn, 100),
-        state.completed, n_t, len(hand) - n_t,
-    ])
-    tail = [0] * TAIL
+    allowance = state.allowance()
+    dense[turn_at_dense] = state.actions_used
+    dense[turn_at_dense + 1] = allowance
+    dense[turn_at_dense + 2] = state.bonus_actions
+    dense[turn_at_dense + 3] = max(0, allowance - state.actions_used)
+    dense[turn_at_dense + 4] = min(state.turn, 100)
+    dense[turn_at_dense + 5] = state.completed
+    dense[turn_at_dense + 6] = n_t
+    dense[turn_at_dense + 7] = len(hand) - n_t
     if phase == _RELOCATE and state.rl_route >= 0:
-        at.append(relocation_route_at + state.rl_route)
-        values.append(1.0)
-        tail[0] = state.rl_extras
+        _put(on, relocation_route_at + state.rl_route)
+        dense[tail] = state.rl_extras
         owner = state.rl_owner
-        tail[2 + slot[owner] if 0 <= owner <= NEUTRAL else 1] = 1
+        dense[tail + (2 + slot[owner] if 0 <= owner <= NEUTRAL else 1)] = 1
     else:
-        tail[1] = 1
+        dense[tail + 1] = 1
     if phase == _REMOVE and state.rm_left > 0:
-        tail[8] = state.rm_left
-    tail[9] = len(state.marker_supply)
-    tail[10] = state.markers_on_board()
-    dense.extend(tail)
+        dense[tail + 8] = state.rm_left
+    dense[tail + 9] = len(state.marker_supply)
+    dense[tail + 10] = markers_on_board
     if state.pawn >= 0 and state.board.provinces:
-        at.append(pawn_at + state.pawn)
-        values.append(1.0)
-    at.append(game_at + n - 2)
-    values.append(1.0)
+        _put(on, pawn_at + state.pawn)
+    _put(on, game_at + n - 2)
     if n == 2:
-        at.append(game_at + (4 if state.options.two_player_variant == "neutral" else 5))
-        values.append(1.0)
-    return bytes(codes), bytes(dense), at, values
+        _put(on, game_at + (4 if state.options.two_player_variant == "neutral" else 5))
+    return bytes(on), bytes(dense), at, values
+
+
+def _put(on: list[int], position: int) -> None:
+    """One more place to set to 1 (two bytes, little-endian)."""
+    on.append(position & 255)
+    on.append(position >> 8)
