@@ -23,6 +23,7 @@ from hansa.arena import (
     lineup,
     pairwise_outcomes,
     parse_seats,
+    read_journal,
     run_arena,
     seat_labels,
     summarize,
@@ -200,3 +201,41 @@ def test_cli_arena_tables_and_errors(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "one bot spec per seat" in bad.stderr
     bad = run_cli("--players", "3", "--seats", SEATS, "-o", "nonsense", "--out", str(tmp_path), check=False)
     assert bad.returncode == 2 and "NAME=VALUE" in bad.stderr
+
+
+def test_journal_keeps_finished_games_and_a_resumed_run_plays_only_the_rest(serial: ArenaResult, tmp_path: Path) -> None:
+    config = ArenaConfig.build(3, SEATS, games=4, seed=11, jobs=1)
+    journal = tmp_path / "games.jsonl"
+    first = run_arena(ArenaConfig.build(3, SEATS, games=4, seed=11, jobs=1), journal=journal)
+    lines = journal.read_text().splitlines()
+    assert len(lines) == 5 and json.loads(lines[0])["seats"] == SEATS.split(",")
+    # A run stopped after two games (and a third line cut short by the kill) goes on with games 2 and 3 only.
+    journal.write_text("\n".join(lines[:3]) + "\n" + lines[3][:40])
+    done = read_journal(journal, config)
+    assert [r.index for r in done] == [0, 1]
+    played: list[int] = []
+    resumed = run_arena(config, on_game=lambda row: played.append(row.index), journal=journal, done=done)
+    assert sorted(played) == [2, 3]
+    assert [r.outcome() for r in resumed.rows] == [r.outcome() for r in first.rows] == [r.outcome() for r in serial.rows]
+    assert [r.index for r in read_journal(journal, config)] == [0, 1, 2, 3]
+    # Another run's journal is refused, and so is a damaged line before the last.
+    with pytest.raises(ArenaError, match="other games"):
+        read_journal(journal, ArenaConfig.build(3, SEATS, games=4, seed=12, jobs=1))
+    journal.write_text("\n".join([lines[0], "{broken", lines[1]]) + "\n")
+    with pytest.raises(ArenaError, match="damaged line"):
+        read_journal(journal, config)
+
+
+def test_cli_arena_resume(tmp_path: Path) -> None:
+    out = tmp_path / "res"
+    args = ("--players", "3", "--seats", SEATS, "--games", "3", "--seed", "11", "--out", str(out), "--json")
+    whole = json.loads(run_cli(*args).stdout)
+    lines = (out / "games.jsonl").read_text().splitlines()
+    (out / "games.jsonl").write_text("\n".join(lines[:2]) + "\n")  # as if stopped after the first game
+    resumed = json.loads(run_cli(*args, "--resume").stdout)
+    strip = lambda g: {k: v for k, v in g.items() if k != "seconds"} | {  # noqa: E731
+        "seats": [{k: v for k, v in s.items() if k != "think_seconds"} for s in g["seats"]]}
+    assert [strip(g) for g in resumed["games"]] == [strip(g) for g in whole["games"]]
+    other = run_cli("--players", "3", "--seats", SEATS, "--games", "3", "--seed", "99", "--out", str(out), "--resume",
+                    check=False)
+    assert other.returncode == 2 and "other games" in other.stderr

@@ -33,6 +33,7 @@ import csv
 import json
 import math
 import multiprocessing
+import os
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -541,18 +542,98 @@ class ArenaResult:
         }
 
 
-def run_arena(config: ArenaConfig, on_game: Callable[[GameRow], None] | None = None) -> ArenaResult:
+#: What makes two arena runs the same games (a resumed run must match the journal's).
+_SAME_GAMES = ("players", "seats", "games", "seed", "options", "max_moves")
+
+
+def read_journal(path: Path, config: ArenaConfig) -> list[GameRow]:
+    """The games a journal (``games.jsonl``, written by :func:`run_arena`) holds for ``config``: its first line is
+    the configuration, each further line one finished game.  :class:`ArenaError` when the journal is of other games
+    or damaged (a line cut short by a kill at the end is ignored: that game is played again)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return []
+    if not lines:
+        return []
+    try:
+        head = json.loads(lines[0])
+    except ValueError:
+        raise ArenaError(f"{path}: not an arena journal") from None
+    want = config.to_json()
+    if not isinstance(head, dict) or any(head.get(k) != want[k] for k in _SAME_GAMES):
+        raise ArenaError(f"{path} holds other games ({', '.join(_SAME_GAMES)} differ): use another --out")
+    rows: dict[int, GameRow] = {}
+    for n, line in enumerate(lines[1:], start=2):
+        try:
+            row = GameRow.from_json(json.loads(line))
+        except (ValueError, TypeError, KeyError):
+            if n == len(lines):
+                break  # the last line, cut short
+            raise ArenaError(f"{path}:{n}: damaged line") from None
+        if not 0 <= row.index < config.games:
+            raise ArenaError(f"{path}:{n}: game {row.index} is not one of these {config.games}")
+        rows[row.index] = row
+    return [rows[i] for i in sorted(rows)]
+
+
+def run_arena(
+    config: ArenaConfig, on_game: Callable[[GameRow], None] | None = None, journal: Path | None = None,
+    done: Sequence[GameRow] = (),
+) -> ArenaResult:
     """Play every game of ``config`` and summarise them: with the ``process`` backend in this process (``jobs``
     1) or in ``config.jobs`` worker processes, with the ``ray`` backend as Ray tasks (:mod:`hansa.arena_ray`;
     :class:`ArenaError` when Ray is not installed or the cluster cannot be reached).
 
     ``on_game`` is called in this process after each game, in completion order; the returned rows are in game
-    order."""
+    order.  ``journal``: a file each finished game is appended to at once (flushed to disk), so a long run that is
+    stopped loses no finished game; ``done``: games already played (:func:`read_journal`), not played again."""
     start = time.perf_counter()
     if config.records_dir is not None:
         config.records_dir.mkdir(parents=True, exist_ok=True)
-    tasks = [config.task(i) for i in range(config.games)]
+    finished = {row.index for row in done}
+    tasks = [config.task(i) for i in range(config.games) if i not in finished]
     rows: list[GameRow] = []
+    if journal is not None:
+        journal.parent.mkdir(parents=True, exist_ok=True)
+        _drop_cut_line(journal)
+        log = journal.open("a", encoding="utf-8")
+        if journal.stat().st_size == 0:
+            log.write(json.dumps(config.to_json()) + "\n")
+        user_on_game = on_game
+
+        def on_game(row: GameRow) -> None:
+            log.write(json.dumps(asdict(row)) + "\n")
+            log.flush()
+            os.fsync(log.fileno())
+            if user_on_game is not None:
+                user_on_game(row)
+
+    try:
+        rows = _play(config, tasks, on_game)
+    finally:
+        if journal is not None:
+            log.close()
+    rows = sorted([*done, *rows], key=lambda r: r.index)
+    bots = summarize(rows, config.labels, config.seats)
+    ratings = rating_table(rows, config.seats)
+    return ArenaResult(config, rows, bots, ratings, time.perf_counter() - start)
+
+
+def _drop_cut_line(path: Path) -> None:
+    """Cut a journal back to its last whole line (a kill while a line was written leaves part of it)."""
+    if not path.exists():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with path.open("r+b") as fh:
+            fh.truncate(data.rfind(b"\n") + 1)
+
+
+def _play(config: ArenaConfig, tasks: list[GameTask], on_game: Callable[[GameRow], None] | None) -> list[GameRow]:
+    rows: list[GameRow] = []
+    if not tasks:
+        return rows
     if config.backend == "ray":
         from .arena_ray import run_games
 
@@ -577,10 +658,7 @@ def run_arena(config: ArenaConfig, on_game: Callable[[GameRow], None] | None = N
                 for f in futures:
                     f.cancel()
                 raise
-        rows.sort(key=lambda r: r.index)
-    bots = summarize(rows, config.labels, config.seats)
-    ratings = rating_table(rows, config.seats)
-    return ArenaResult(config, rows, bots, ratings, time.perf_counter() - start)
+    return rows
 
 
 # ---------------------------------------------------------------------------------------------- output

@@ -194,11 +194,12 @@ def arena(
     out: Annotated[Path, typer.Option("--out", help="Directory for results.json, games.csv, bots.csv, scores.png.")] = Path("arena-results"),
     records: Annotated[bool, typer.Option("--records", help="Also write every game's record into OUT/records/.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print results.json to stdout instead of tables.")] = False,
+    resume: Annotated[bool, typer.Option("--resume", help="Go on with a stopped run: the games in OUT/games.jsonl (every finished game is written there at once) are not played again.")] = False,
 ) -> None:
     """Play GAMES games between the bots of SEATS (seats rotated) and compare them: win shares, scores, ratings."""
     from rich.markup import escape
 
-    from .arena import ArenaConfig, ArenaError, print_summary, run_arena, write_outputs
+    from .arena import ArenaConfig, ArenaError, print_summary, read_journal, run_arena, write_outputs
 
     try:
         options = _parse_options(option or [])
@@ -207,14 +208,22 @@ def arena(
     except (ArenaError, HansaError) as exc:
         _fail(escape(str(exc)))
         return
+    journal = out / "games.jsonl"
+    try:
+        done = read_journal(journal, config) if resume else []
+        if not resume:
+            journal.unlink(missing_ok=True)
+    except (ArenaError, OSError) as exc:
+        _fail(escape(str(exc)))
+        return
     progress = Progress(
         TextColumn("[bold]arena"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
         console=err, transient=True, disable=as_json or not err.is_terminal,
     )
     try:
         with progress:
-            task = progress.add_task("games", total=games)
-            result = run_arena(config, on_game=lambda _: progress.advance(task))
+            task = progress.add_task("games", total=games - len(done))
+            result = run_arena(config, on_game=lambda _: progress.advance(task), journal=journal, done=done)
         paths = write_outputs(result, out)
     except (ArenaError, HansaError, OSError) as exc:
         _fail(escape(str(exc)))
