@@ -260,14 +260,8 @@ class Adam:
 def loss_and_grads(net: PolicyNet, x: np.ndarray, mask: np.ndarray, y: np.ndarray) -> tuple[float, float, list[np.ndarray]]:
     """Mean cross-entropy of the masked softmax against the labels ``y``, the accuracy, and the gradients
     (w0, b0, w1, b1, ...) by backpropagation."""
-    acts = [x]
-    h = x
+    acts = net.layers(x)
     last = len(net.weights) - 1
-    for k, (w, b) in enumerate(zip(net.weights, net.biases)):
-        h = h @ w + b
-        if k < last:
-            h = np.maximum(h, 0.0)
-        acts.append(h)
     logp = masked_log_softmax(acts[-1], mask)
     n = len(y)
     rows = np.arange(n)

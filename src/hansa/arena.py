@@ -593,7 +593,6 @@ def run_arena(
         config.records_dir.mkdir(parents=True, exist_ok=True)
     finished = {row.index for row in done}
     tasks = [config.task(i) for i in range(config.games) if i not in finished]
-    rows: list[GameRow] = []
     if journal is not None:
         journal.parent.mkdir(parents=True, exist_ok=True)
         _drop_cut_line(journal)

@@ -62,13 +62,17 @@ class PolicyNet:
 
     def forward(self, x: Array) -> Array:
         """Logits for a batch of observations (``batch x input_size`` -> ``batch x output_size``)."""
-        h = x
+        return self.layers(x)[-1]
+
+    def layers(self, x: Array) -> list[Array]:
+        """The input and every layer's output (ReLU after each but the last; the last is the logits), as
+        backpropagation needs them."""
+        out = [x]
         last = len(self.weights) - 1
         for k, (w, b) in enumerate(zip(self.weights, self.biases)):
-            h = h @ w + b
-            if k < last:
-                h = np.maximum(h, 0.0)
-        return h
+            h = out[-1] @ w + b
+            out.append(np.maximum(h, 0.0) if k < last else h)
+        return out
 
     def legal_logits(self, x: Array, legal: npt.NDArray[np.intp]) -> Array:
         """The logits of the actions ``legal`` for one observation ``x``, cheaply: the first layer reads only the
