@@ -10,7 +10,9 @@ one *entry*, labelled by its spec, or ``spec#k`` (k = 1, 2, ...) when the same s
   seeded with ``g * 10 + s`` (as :func:`hansa.sim.run_game` does).  A game's outcome therefore depends only on
   its index, never on the number of worker processes (``jobs``) or the order in which games finish.  Bots with
   a time budget (``mcts:hard``, ``mcts:seconds=S``) are the exception: how far they search depends on the
-  machine's speed and load.
+  machine's speed and, on the default ``wall`` clock, its load.  With ``clock="cpu"`` (``--clock cpu``) budgets
+  and thinking times count the thinking thread's CPU time (:mod:`hansa.bots.clock`), so other work on the machine
+  slows a game down but does not weaken its bots.
 * **Backends.**  ``process`` (the default) plays the games in this process (``jobs`` 1) or in a pool of
   ``jobs`` worker processes; ``ray`` plays every game as a Ray task, on a local Ray instance or on the cluster at
   ``address`` (:mod:`hansa.arena_ray`; needs the ``ray`` extra).  Both hand the same :class:`GameTask` to
@@ -46,6 +48,8 @@ from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
 
+from .bots import clock as budget_clock
+from .bots.clock import CLOCKS
 from .core.errors import HansaError
 from .core.options import GameOptions
 from .core.scoring import CATEGORIES, final_scores, winners
@@ -137,6 +141,7 @@ class ArenaConfig:
     records_dir: Path | None = None
     backend: str = "process"
     address: str | None = None
+    clock: str = "wall"
 
     @classmethod
     def build(
@@ -152,6 +157,7 @@ class ArenaConfig:
         records_dir: Path | None = None,
         backend: str = "process",
         address: str | None = None,
+        clock: str = "wall",
     ) -> ArenaConfig:
         """Validate the input and build a config; raises :class:`ArenaError` with a clear message."""
         specs = parse_seats(seats, players)
@@ -167,6 +173,8 @@ class ArenaConfig:
             raise ArenaError("--address applies to --backend ray only")
         if address is not None and not address.strip():
             raise ArenaError("--address is empty")
+        if clock not in CLOCKS:
+            raise ArenaError(f"--clock must be {' or '.join(CLOCKS)}, not {clock!r}")
         opts = dict(options or {})
         if variant is not None:
             if players != 2:
@@ -178,7 +186,7 @@ class ArenaConfig:
             GameOptions.from_dict(opts)
         except HansaError as exc:
             raise ArenaError(str(exc)) from None
-        return cls(players, tuple(specs), games, seed, jobs, opts, max_moves, records_dir, backend, address)
+        return cls(players, tuple(specs), games, seed, jobs, opts, max_moves, records_dir, backend, address, clock)
 
     @property
     def labels(self) -> list[str]:
@@ -202,14 +210,14 @@ class ArenaConfig:
             record = str(self.records_dir / f"game-{index:04d}-seed{seed}.json")
         return GameTask(
             index, seed, self.players, tuple(self.seats[e] for e in order), tuple(order),
-            tuple(labels[e] for e in order), dict(self.options), self.move_limit, record,
+            tuple(labels[e] for e in order), dict(self.options), self.move_limit, record, self.clock,
         )
 
     def to_json(self) -> dict[str, Any]:
         return {
             "players": self.players, "seats": list(self.seats), "labels": self.labels, "games": self.games,
             "seed": self.seed, "jobs": self.jobs, "backend": self.backend, "address": self.address,
-            "options": self.options, "max_moves": self.move_limit,
+            "options": self.options, "max_moves": self.move_limit, "clock": self.clock,
             "records_dir": str(self.records_dir) if self.records_dir is not None else None,
             "rotation": "game i uses seed seed+i; entry j sits in seat (j+i) % players",
             "bot_seed": "game_seed * 10 + seat",
@@ -232,6 +240,8 @@ class GameTask:
     options: dict[str, Any]
     max_moves: int | None
     record_path: str | None = None
+    #: The clock of the bots' time budgets and of ``think_seconds`` (:mod:`hansa.bots.clock`).
+    clock: str = "wall"
 
 
 @dataclass
@@ -280,10 +290,16 @@ class GameRow:
 
 
 def play_game(task: GameTask) -> GameRow:
-    """Play one game with fresh bots (seat ``s`` seeded by :func:`bot_seed`), timing every ``choose`` call.
+    """Play one game with fresh bots (seat ``s`` seeded by :func:`bot_seed`), timing every ``choose`` call on the
+    task's clock (which the bots' time budgets use too).
 
     With ``task.record_path`` the game is played through :class:`hansa.game.Game` (``undo=False``) and its
     record saved there.  Runs in a worker process when the arena has several jobs."""
+    with budget_clock.using(task.clock):
+        return _play_game(task)
+
+
+def _play_game(task: GameTask) -> GameRow:
     from .bots import make_bot
     from .game import Game
 
@@ -296,7 +312,7 @@ def play_game(task: GameTask) -> GameRow:
     think = [0.0] * n
     limit = task.max_moves if task.max_moves is not None else 10**12
     moves = 0
-    clock = time.perf_counter
+    clock = budget_clock.now
     while not state.is_over and moves < limit:
         legal = state.legal_moves()
         seat = state.decider
@@ -543,7 +559,7 @@ class ArenaResult:
 
 
 #: What makes two arena runs the same games (a resumed run must match the journal's).
-_SAME_GAMES = ("players", "seats", "games", "seed", "options", "max_moves")
+_SAME_GAMES = ("players", "seats", "games", "seed", "options", "max_moves", "clock")
 
 
 def read_journal(path: Path, config: ArenaConfig) -> list[GameRow]:
@@ -561,6 +577,8 @@ def read_journal(path: Path, config: ArenaConfig) -> list[GameRow]:
     except ValueError:
         raise ArenaError(f"{path}: not an arena journal") from None
     want = config.to_json()
+    if isinstance(head, dict):
+        head.setdefault("clock", "wall")  # journals written before --clock existed
     if not isinstance(head, dict) or any(head.get(k) != want[k] for k in _SAME_GAMES):
         raise ArenaError(f"{path} holds other games ({', '.join(_SAME_GAMES)} differ): use another --out")
     rows: dict[int, GameRow] = {}

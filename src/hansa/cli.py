@@ -191,6 +191,7 @@ def arena(
     max_moves: Annotated[int | None, typer.Option(help="Stop a game unfinished after this many moves.")] = None,
     backend: Annotated[str, typer.Option("--backend", help="Where the games run: process (a local process pool of --jobs workers) or ray (Ray tasks; needs pip install 'hansa\\[ray]').")] = "process",
     address: Annotated[str | None, typer.Option("--address", help="Ray cluster to use with --backend ray: auto, HOST:PORT or ray://HOST:10001 (default: RAY_ADDRESS if set, else a local Ray).")] = None,
+    clock: Annotated[str, typer.Option("--clock", help="What time budgets (mcts:hard, seconds=S) count: wall (real time) or cpu (the thinking thread's CPU time: fair on a busy machine).")] = "wall",
     out: Annotated[Path, typer.Option("--out", help="Directory for results.json, games.csv, bots.csv, scores.png.")] = Path("arena-results"),
     records: Annotated[bool, typer.Option("--records", help="Also write every game's record into OUT/records/.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print results.json to stdout instead of tables.")] = False,
@@ -204,7 +205,8 @@ def arena(
     try:
         options = _parse_options(option or [])
         config = ArenaConfig.build(players, seats, games, seed, jobs, options, variant, max_moves,
-                                   out / "records" if records else None, backend=backend, address=address)
+                                   out / "records" if records else None, backend=backend, address=address,
+                                   clock=clock)
     except (ArenaError, HansaError) as exc:
         _fail(escape(str(exc)))
         return

@@ -24,12 +24,12 @@ probes with 4); the arena's per-seat thinking time shows what it used.  A Move-3
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
+from ..bots import clock
 from ..bots.base import Bot
 from ..core.moves import Move
 from ..core.state import GameState
@@ -58,9 +58,9 @@ class _TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
             return [(legal_actions[0], 1.0)]
         self._root_node = self.create_new_node(state)
         root_key = self.get_state_key(state)
-        deadline = time.perf_counter() + self.seconds
+        deadline = clock.now() + self.seconds
         done = 0
-        while done < 2 or time.perf_counter() < deadline:  # the first simulation only expands the root
+        while done < 2 or clock.now() < deadline:  # the first simulation only expands the root
             sampled = self.sample_root_state(state)
             assert root_key == self.get_state_key(sampled)
             self.run_simulation(sampled)
@@ -155,7 +155,7 @@ class OpenSpielBot(Bot):
 
     def _step(self, bot: Any, ps: HansaState) -> int:
         """One OpenSpiel decision at ``ps`` within the budget."""
-        start = time.perf_counter()
+        start = clock.now()
         if self.kind == "ismcts":
             action = int(bot.step(ps))
             count = bot.simulations_done if self.seconds is not None else self.simulations
@@ -166,8 +166,8 @@ class OpenSpielBot(Bot):
             count = bot.max_simulations
             action = int(bot.step(ps))
             if self.seconds is not None:
-                self._rate = (self._rate[0] + count, self._rate[1] + time.perf_counter() - start)
-        self.last_stats = {"simulations": float(count or 0), "seconds": time.perf_counter() - start}
+                self._rate = (self._rate[0] + count, self._rate[1] + clock.now() - start)
+        self.last_stats = {"simulations": float(count or 0), "seconds": clock.now() - start}
         return action
 
     def choose(self, state: GameState, legal: list[Move] | None = None) -> Move:

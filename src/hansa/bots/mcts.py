@@ -33,12 +33,12 @@ from __future__ import annotations
 
 import math
 import random
-import time
 
 from ..core.errors import IllegalMoveError
 from ..core.moves import Move
 from ..core.scoring import final_scores
 from ..core.state import GameState
+from . import clock
 from .base import Bot
 from .evaluation import DEFAULT, Weights, evaluate, pawn_reach, tempo
 from .heuristic import HeuristicBot, progress_pressure
@@ -133,13 +133,13 @@ class MctsBot(Bot):
     # ------------------------------------------------------------------ search
 
     def choose(self, state: GameState, legal: list[Move] | None = None) -> Move:
-        start = time.perf_counter()
+        start = clock.now()
         moves = legal if legal is not None else state.legal_moves()
         if len(moves) == 1:
             return moves[0]
         me = state.decider
         if progress_pressure(state, self.weights):  # a stalled game (see progress_pressure): play to end it
-            self.last_stats = {"iterations": 0, "seconds": time.perf_counter() - start, "playouts_per_second": 0.0}
+            self.last_stats = {"iterations": 0, "seconds": clock.now() - start, "playouts_per_second": 0.0}
             return self.prior.choose(state, moves)
         self._me = me
         self._answers = {}
@@ -154,12 +154,12 @@ class MctsBot(Bot):
         done = 0
         while done < limit:
             if done:  # time budget: stop when two more iterations of the average length (and the choice of
-                now = time.perf_counter()  # the move, 2 ms) would overrun it: some iterations are longer
+                now = clock.now()  # the move, 2 ms) would overrun it: some iterations are longer
                 if now + 2.0 * (now - start) / done + reserve > deadline:
                     break
             self._iterate(state, root)
             done += 1
-        elapsed = time.perf_counter() - start
+        elapsed = clock.now() - start
         self.last_stats = {"iterations": done, "seconds": elapsed, "playouts_per_second": done / elapsed if elapsed else 0.0}
         best = max(root.children.values(), key=lambda n: (n.visits, n.total / n.visits))
         assert best.move is not None
