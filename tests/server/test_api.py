@@ -33,9 +33,12 @@ def auth(token: str | None) -> dict[str, str]:
 
 
 def view(server: Server, game_id: str, token: str | None = None) -> dict[str, Any]:
+    """The game as the token sees it, without the server's time (``now``, which every answer carries)."""
     r = httpx.get(f"{server.url}/api/games/{game_id}", headers=auth(token), timeout=10)
     assert r.status_code == 200, r.text
-    return r.json()
+    data = r.json()
+    assert isinstance(data.pop("now"), float)
+    return data
 
 
 def move(server: Server, game_id: str, token: str | None, text: Any, version: int | None, seat: int | None = None) -> httpx.Response:

@@ -23,16 +23,17 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_vali
 from ..core.board import load_board
 from ..core.options import GameOptions
 from ..view import board_layout
+from .clocks import TIMEOUT_BOTS
 from .config import ServerConfig
 from .db import DEFAULT_URL, make_engine, migrate
 from .errors import ServiceError, StrictRoute, install_handlers
 from .games import SERVER_BOTS, GameService
-from .live import LiveGame, history_json, view_json, view_message
+from .live import LiveGame, history_json, view_json, view_message, with_now
 from .middleware import BodyLimit, SecurityHeaders, client_key
 from .ratelimit import RateLimiter
 from .rules import LANGUAGES, rules_page
 from .sockets import SocketHub, Subscriber
-from .store import DEFAULT_COLOURS, PALETTE, Store
+from .store import DEFAULT_COLOURS, MAX_WEBHOOK, PALETTE, Store
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("hansa.server")
@@ -44,6 +45,8 @@ TOKEN_PROTOCOL = "hansa.token."
 STATUSES = Literal["running", "over", "stopped", "abandoned", "damaged"]
 #: Seeds up to 2^53 - 1: JSON numbers every client reads exactly.
 MAX_SEED = 2**53 - 1
+#: Games one "my games" request may ask about.
+MAX_MY_GAMES = 100
 #: Request bodies: no unknown fields, no type coercion ("7" is not 7, true is not 1).
 STRICT = ConfigDict(extra="forbid", strict=True)
 
@@ -86,10 +89,26 @@ def request_models(config: ServerConfig) -> tuple[type[BaseModel], type[BaseMode
         model_config = STRICT
         hints: bool = True
 
+    class ClockIn(BaseModel):
+        """Checked here for shape; the bounds of each kind are ClockSettings.from_json's (400 with the range)."""
+        model_config = STRICT
+        kind: Literal["none", "realtime", "turn"] = "none"
+        base: float | None = Field(default=None, ge=0, le=10**8)
+        increment: float | None = Field(default=None, ge=0, le=10**8)
+        bank: float | None = Field(default=None, ge=0, le=10**8)
+        on_timeout: Literal["bot", "end-turn"] = "bot"
+        bot: Literal[TIMEOUT_BOTS] = "heuristic"  # type: ignore[valid-type]
+
+        @field_validator("base", "increment", "bank", mode="before")
+        @classmethod
+        def _number(cls, v: Any) -> Any:
+            return float(v) if isinstance(v, int) and not isinstance(v, bool) else v
+
     class CreateGame(BaseModel):
         model_config = STRICT
         players: list[PlayerIn] = Field(min_length=2, max_length=5)
         table: TableIn = Field(default_factory=TableIn)
+        clock: ClockIn | None = None
         options: dict[Key, Scalar] = Field(default_factory=dict, max_length=32)
         seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
 
@@ -113,6 +132,34 @@ class UndoIn(BaseModel):
     model_config = STRICT
     version: int | None = Field(default=None, ge=0, le=10**9)
     seat: int | None = Field(default=None, ge=0, le=4)
+
+
+class SeatIn(BaseModel):
+    model_config = STRICT
+    seat: int | None = Field(default=None, ge=0, le=4)
+
+
+class TakeoverIn(BaseModel):
+    model_config = STRICT
+    seat: int = Field(ge=0, le=4)
+    bot: Literal[TIMEOUT_BOTS] | None = "heuristic"  # type: ignore[valid-type]
+
+
+class WebhookIn(BaseModel):
+    model_config = STRICT
+    seat: int | None = Field(default=None, ge=0, le=4)
+    url: Annotated[str, StringConstraints(min_length=1, max_length=MAX_WEBHOOK)] | None
+
+
+class MyGameIn(BaseModel):
+    model_config = STRICT
+    id: Annotated[str, StringConstraints(min_length=1, max_length=MAX_ID, pattern="^[A-Za-z0-9]+$")]
+    token: Annotated[str, StringConstraints(min_length=1, max_length=MAX_TOKEN)]
+
+
+class MyGamesIn(BaseModel):
+    model_config = STRICT
+    games: list[MyGameIn] = Field(max_length=MAX_MY_GAMES)
 
 
 def token_of(header: str | None) -> str | None:
@@ -143,22 +190,28 @@ def still_wanted(request: Request) -> Callable[[], Awaitable[bool]]:
     return wanted
 
 
-def create_app(database_url: str | None = None, config: ServerConfig | None = None, **overrides: Any) -> FastAPI:
+def create_app(
+    database_url: str | None = None, config: ServerConfig | None = None, now: Callable[[], float] | None = None,
+    **overrides: Any,
+) -> FastAPI:
     """Build the app.  ``database_url`` defaults to $HANSA_DATABASE_URL or ``sqlite:///hansa.sqlite3``; ``config``
-    to :meth:`ServerConfig.from_env` with ``overrides`` (e.g. ``bot_delay=0``)."""
+    to :meth:`ServerConfig.from_env` with ``overrides`` (e.g. ``bot_delay=0``); ``now`` is the clocks' time
+    source (seconds since the epoch; default :func:`time.time`), which tests replace to drive clocks."""
     import os
+    import time
 
     url = database_url or os.environ.get("HANSA_DATABASE_URL") or DEFAULT_URL
     cfg = config if config is not None else ServerConfig.from_env(overrides)
     CreateGame, MoveIn, _ = request_models(cfg)
-    hub = SocketHub(cfg)
+    clock_now = now or time.time
+    hub = SocketHub(cfg, clock_now)
     creations = RateLimiter(cfg.create_per_minute / 60.0, cfg.create_per_minute)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
         engine = make_engine(url, cfg.db_busy_timeout)
         await asyncio.to_thread(migrate, engine)
-        service = GameService(Store(engine), cfg, hub)
+        service = GameService(Store(engine), cfg, hub, clock_now)
         app.state.service = service
         await service.start()
         # Move everything loaded so far (modules, the board, restored games) out of the garbage collector's
@@ -255,6 +308,8 @@ def create_app(database_url: str | None = None, config: ServerConfig | None = No
             "bot_decisions_waiting": svc.bots.waiting(),
             "bot_workers": svc.bots.worker_pids(),
             "damaged": len(svc.damaged),
+            "webhooks_sent": svc.webhooks.sent,
+            "webhooks_failed": svc.webhooks.failed,
         }
 
     @api.get("/api/boards/{side}")
@@ -275,7 +330,12 @@ def create_app(database_url: str | None = None, config: ServerConfig | None = No
                 None, {"Retry-After": str(math.ceil(wait))},
             )
         data = body.model_dump()  # type: ignore[attr-defined]
-        live, tokens, hotseat, creator = await service().create(data["players"], data["options"], data["seed"], data["table"])
+        clock = data["clock"]
+        if clock is not None:
+            clock = {k: v for k, v in clock.items() if v is not None}
+        live, tokens, hotseat, creator = await service().create(
+            data["players"], data["options"], data["seed"], data["table"], clock,
+        )
         return {
             "id": live.id,
             "version": live.version,
@@ -306,7 +366,7 @@ def create_app(database_url: str | None = None, config: ServerConfig | None = No
         return Response(await service().lobby(limit, before, status), media_type="application/json")
 
     def view_response(live: LiveGame, token: str | None) -> Response:
-        return Response(view_json(live, live.seats_of(token)), media_type="application/json")
+        return Response(with_now(view_json(live, live.seats_of(token)), clock_now()), media_type="application/json")
 
     TokenHeader = Annotated[str | None, Header(alias="X-Hansa-Token")]
 
@@ -327,6 +387,35 @@ def create_app(database_url: str | None = None, config: ServerConfig | None = No
         tok = token_of(x_hansa_token)
         live = await service().undo(game_id, tok, body.version, body.seat, still_wanted(request))
         return view_response(live, tok)
+
+    @api.post("/api/games/{game_id}/back")
+    async def come_back(game_id: str, body: SeatIn, x_hansa_token: TokenHeader = None) -> Response:
+        """The player of a seat a bot plays after a timeout takes it back."""
+        await game(game_id)
+        tok = token_of(x_hansa_token)
+        return view_response(await service().come_back(game_id, tok, body.seat), tok)
+
+    @api.post("/api/games/{game_id}/takeover")
+    async def takeover(game_id: str, body: TakeoverIn, x_hansa_token: TokenHeader = None) -> Response:
+        """Vote for a bot to take over an abandoned seat (``bot: null`` withdraws the vote)."""
+        await game(game_id)
+        tok = token_of(x_hansa_token)
+        return view_response(await service().vote_takeover(game_id, tok, body.seat, body.bot), tok)
+
+    @api.put("/api/games/{game_id}/webhook")
+    async def webhook(game_id: str, body: WebhookIn, x_hansa_token: TokenHeader = None) -> dict[str, Any]:
+        """Set (``url``) or remove (``null``) the seat's "your turn" webhook."""
+        await game(game_id)
+        return await service().set_webhook(game_id, token_of(x_hansa_token), body.seat, body.url)
+
+    @api.post("/api/my-games")
+    async def my_games(body: MyGamesIn) -> dict[str, Any]:
+        """The games of the seat tokens a browser holds: status, whose decision, the tokens' seats, time left."""
+        return await service().my_games([(g.id, g.token) for g in body.games])
+
+    @api.get("/my-games", include_in_schema=False)
+    async def my_games_page() -> FileResponse:
+        return FileResponse(STATIC / "my-games.html")
 
     @api.post("/api/games/{game_id}/stop")
     async def stop_game(game_id: str, x_hansa_token: TokenHeader = None) -> Response:
@@ -388,7 +477,7 @@ def create_app(database_url: str | None = None, config: ServerConfig | None = No
                 JSONResponse({"error": refusal, "rule": None}, status_code=429, headers={"Retry-After": "30"})
             )
             return
-        sub = Subscriber(ws, live.id, seats, client, cfg, lambda: live.version)
+        sub = Subscriber(ws, live.id, seats, client, cfg, lambda: live.version, clock_now)
         hub.add(sub)
         try:
             await ws.accept(subprotocol=subprotocol)

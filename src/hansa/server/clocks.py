@@ -17,11 +17,15 @@ When the deciding seat's time runs out (:func:`expired`), the server applies the
 ``bot`` (a bot of level ``bot`` plays the seat, which is marked away, until its player returns) or ``end-turn``
 (the seat's pending decisions are made for it: its turn is ended). The time of a seat that is away does not run;
 a returning real-time player gets at least ``grace`` seconds.
+
+Games without a clock (``none``) still keep the running period (who decides since when), so that a seat that
+has left the game blocked for long can be recognised as abandoned; and every game keeps the takeover votes of
+the other players (:meth:`Clock.vote`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 KINDS = ("none", "realtime", "turn")
@@ -97,13 +101,14 @@ class Clock:
     since: float = 0.0
     #: Seats whose player is away (a bot plays them after a timeout); their time does not run.
     away: list[bool] | None = None
+    #: Takeover votes: target seat -> {voting seat: the bot level it voted for}.
+    votes: dict[int, dict[int, str]] = field(default_factory=dict)
 
     @classmethod
     def start(cls, settings: ClockSettings, seats: int, decider: int, now: float) -> Clock:
         first = settings.base if settings.kind == "realtime" else settings.bank
         clock = cls(settings, [first] * seats, away=[False] * seats)
-        if settings.kind != "none":
-            clock.seat, clock.since = decider, now
+        clock.seat, clock.since = decider, now
         return clock
 
     @property
@@ -112,6 +117,14 @@ class Clock:
 
     def _away(self, seat: int) -> bool:
         return bool(self.away and self.away[seat])
+
+    def is_away(self, seat: int) -> bool:
+        """A bot plays ``seat`` until its player returns."""
+        return self._away(seat)
+
+    def idle(self, seat: int, now: float) -> float:
+        """Seconds ``seat`` has been deciding without a move (0 when another seat decides)."""
+        return max(0.0, now - self.since) if seat == self.seat else 0.0
 
     def used(self, now: float) -> float:
         """Seconds the running period has taken so far."""
@@ -144,8 +157,6 @@ class Clock:
         """A move was played at ``now``: charge the running period if another seat must decide now (``decider``;
         ``turn_ended``: the seat's turn passed on, which earns the real-time increment), then start the next one.
         ``over``: the game ended, the clocks stop."""
-        if self.settings.kind == "none":
-            return
         if over:
             self._charge(now, turn_ended)
             self.seat = -1
@@ -155,9 +166,21 @@ class Clock:
         self._charge(now, turn_ended)
         self.seat, self.since = decider, now
 
+    def undo(self, decider: int, turns_back: int, now: float) -> None:
+        """Moves were taken back and ``decider`` decides again.  ``turns_back``: how many of the undoing seat's turn
+        ends were taken back; their real-time increments are taken back too (ending a turn and undoing it gains no
+        time).  The period the undo interrupted becomes part of the undoing seat's period: the seat that was
+        deciding is charged nothing, the undoing seat pays for the time since its move."""
+        if self.settings.kind == "realtime" and turns_back > 0 and decider >= 0:
+            self.left[decider] = max(0.0, self.left[decider] - turns_back * self.settings.increment)
+        if decider != self.seat:
+            self.seat = decider
+            if self.seat < 0:
+                self.since = now
+
     def _charge(self, now: float, turn_ended: bool) -> None:
         seat = self.seat
-        if seat < 0 or self._away(seat):
+        if seat < 0 or self._away(seat) or self.settings.kind == "none":
             return
         s, used = self.settings, self.used(now)
         if s.kind == "realtime":
@@ -176,14 +199,26 @@ class Clock:
             self._charge(now, turn_ended=False)
         self.away[seat] = away
         if not away:
+            self.votes.pop(seat, None)
             if seat == self.seat:
                 self.since = now
             if self.settings.kind == "realtime":
                 self.left[seat] = max(self.left[seat], GRACE)
 
+    def vote(self, target: int, voter: int, bot: str | None) -> None:
+        """``voter`` votes for a bot of level ``bot`` to take over ``target`` (None withdraws its vote)."""
+        ballots = self.votes.setdefault(target, {})
+        if bot is None:
+            ballots.pop(voter, None)
+            if not ballots:
+                del self.votes[target]
+        else:
+            ballots[voter] = bot
+
     def to_json(self) -> dict[str, Any]:
         return {"settings": self.settings.to_json(), "left": self.left, "seat": self.seat, "since": self.since,
-                "away": self.away or [False] * len(self.left)}
+                "away": self.away or [False] * len(self.left),
+                "votes": {str(t): {str(v): b for v, b in ballots.items()} for t, ballots in self.votes.items()}}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Clock:
@@ -193,8 +228,12 @@ class Clock:
             left = [float(x) for x in data["left"]]
             seat, since = int(data["seat"]), float(data["since"])
             away = [bool(x) for x in data["away"]]
-        except (KeyError, TypeError, ValueError) as exc:
+            votes = {int(t): {int(v): str(b) for v, b in ballots.items()} for t, ballots in data.get("votes", {}).items()}
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ValueError(f"unreadable clock: {exc}") from None
-        if len(away) != len(left) or not -1 <= seat < len(left) or any(x < 0 for x in left):
+        n = len(left)
+        if len(away) != n or not -1 <= seat < n or any(x < 0 for x in left):
             raise ValueError("unreadable clock: seats do not match")
-        return cls(settings, left, seat, since, away)
+        if any(not 0 <= t < n or any(not 0 <= v < n for v in b) for t, b in votes.items()):
+            raise ValueError("unreadable clock: a vote names no seat")
+        return cls(settings, left, seat, since, away, votes)

@@ -56,6 +56,22 @@ class ServerConfig:
         5.0, "HANSA_DB_BUSY_TIMEOUT", "SQLite: how long a write waits for a lock before it fails (and is retried)"
     )
     lobby_cache: float = _setting(1.0, "HANSA_LOBBY_CACHE", "seconds a lobby page is served from memory")
+    clock_poll: float = _setting(
+        30.0, "HANSA_CLOCK_POLL",
+        "longest wait between two looks for a clock that ran out (moves in this process wake the timer at once)",
+    )
+    takeover_after: float = _setting(
+        86400.0, "HANSA_TAKEOVER_AFTER",
+        "a human seat deciding this long without a move may be handed to a bot on a vote of the other players",
+    )
+    webhook_hosts: str = _setting(
+        "", "HANSA_WEBHOOK_HOSTS",
+        "comma list of hosts (host, *.domain, or an IP address) seat webhooks may call; empty: webhooks are off",
+    )
+    webhook_timeout: float = _setting(5.0, "HANSA_WEBHOOK_TIMEOUT", "how long one webhook call may take")
+    public_url: str = _setting(
+        "", "HANSA_PUBLIC_URL", "the server's address as players reach it (https://...), for links in webhook notices"
+    )
 
     @classmethod
     def from_env(cls, overrides: dict[str, Any] | None = None, environ: Mapping[str, str] | None = None) -> ServerConfig:
@@ -80,6 +96,10 @@ class ServerConfig:
         """Refuse settings that cannot work (a negative size, no WebSocket allowed, ...)."""
         for f in fields(self):
             value = getattr(self, f.name)
+            if isinstance(value, str):
+                if len(value) > 2000:
+                    raise ValueError(f"{f.name} is too long")
+                continue
             if value < 0:
                 raise ValueError(f"{f.name} must not be negative (got {value})")
         for name in ("max_body", "max_header", "max_name", "max_move_text", "ws_max_message", "max_live_games"):
@@ -96,6 +116,6 @@ def settings_table() -> list[tuple[str, str, str, str]]:
     for f in fields(ServerConfig):
         flag = "--" + f.name.replace("_", "-")
         value = getattr(default, f.name)
-        shown = "the cores" if f.name == "bot_processes" else str(value)
+        shown = "the cores" if f.name == "bot_processes" else (repr(value) if isinstance(value, str) else str(value))
         out.append((flag, f.metadata["env"], shown, f.metadata["help"]))
     return out

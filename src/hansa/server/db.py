@@ -51,7 +51,10 @@ class GameRow(Base):
     __tablename__ = "games"
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
-    __table_args__ = (Index("ix_games_status_bot_turn", "status", "bot_turn"),)
+    __table_args__ = (
+        Index("ix_games_status_bot_turn", "status", "bot_turn"),
+        Index("ix_games_status_deadline", "status", "deadline"),
+    )
 
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
@@ -66,6 +69,10 @@ class GameRow(Base):
     bot_turn: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: The table's options (not rules), e.g. {"hints": true}; null in games stored before they existed.
     table_options: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: The game's clock and seat states (hansa.server.clocks.Clock.to_json); null in games stored before clocks.
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: When the deciding seat's time runs out (UTC); null without a running clock.
+    deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     turn: Mapped[int] = mapped_column(Integer, default=1)
     snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)

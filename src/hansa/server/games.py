@@ -12,6 +12,12 @@ not replay is quarantined as damaged (never served for play); the rest of the se
 
 Bots: a task per game plays the bot seats; decisions run in threads or worker processes (``bots.py``).  Database
 errors and bot failures are logged, shown on the game and retried with backoff: a bot never stops silently.
+
+Clocks (``clocks.py``): every move advances the game's clock in the same transaction, and the row keeps the
+deciding seat's deadline.  A timer task sleeps until the earliest stored deadline (at most ``clock_poll`` seconds;
+a move in this process wakes it) and applies the game's timeout policy: the seat is marked away and the timeout
+bot plays it until its player comes back, or the seat's turn is ended for it.  The time source is injectable
+(``now``), so tests drive the clocks without sleeping.
 """
 
 from __future__ import annotations
@@ -26,22 +32,25 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy.exc import DataError, SQLAlchemyError
 
 from ..core.errors import HansaError
-from ..core.moves import Move
+from ..core.moves import Done, EndTurn, Move
 from ..core.state import GameState
 from ..game import Game
 from ..record import game_to_record
 from ..view import move_delta, public_state
 from .bots import BOTS_ONLY, HUMAN_WAITING, BotPool
+from .clocks import TIMEOUT_BOTS, Clock, ClockError, ClockSettings
 from .config import ServerConfig
 from .db import utcnow
 from .errors import ServiceError
 from .hints import hint
-from .live import LiveGame, Seat, token_hash, view_message
+from .live import LiveGame, Seat, my_game_entry, token_hash, view_message
 from .sockets import SocketHub
 from .store import (
     ABANDONED,
@@ -56,6 +65,7 @@ from .store import (
     assign_colours,
     decode_cursor,
 )
+from .webhooks import WebhookRefused, Webhooks
 
 T = TypeVar("T")
 
@@ -70,6 +80,22 @@ REPLAY_CACHE = 256
 REPLAY_QUEUE = 4
 
 
+def to_datetime(seconds: float | None) -> datetime | None:
+    """Seconds since the epoch as the naive UTC datetime the database stores (None stays None)."""
+    return None if seconds is None else datetime.fromtimestamp(seconds, UTC).replace(tzinfo=None)
+
+
+def to_seconds(moment: datetime) -> float:
+    return moment.replace(tzinfo=UTC).timestamp()
+
+
+def copy_clock(clock: Clock) -> Clock:
+    """A clock to change before the change is stored (the game's own clock changes only once it is)."""
+    return Clock(clock.settings, list(clock.left), clock.seat, clock.since,
+                 list(clock.away) if clock.away is not None else None,
+                 {t: dict(b) for t, b in clock.votes.items()})
+
+
 def backoff(failures: int) -> float:
     """Seconds to wait after ``failures`` failures in a row: 0.25, 0.5, 1, ... up to 30, with jitter."""
     return min(30.0, 0.25 * 2.0 ** max(0, failures - 1)) * random.uniform(0.8, 1.2)
@@ -78,10 +104,16 @@ def backoff(failures: int) -> float:
 class GameService:
     """All games of one server process."""
 
-    def __init__(self, store: Store, config: ServerConfig, hub: SocketHub) -> None:
+    def __init__(
+        self, store: Store, config: ServerConfig, hub: SocketHub, now: Callable[[], float] = time.time,
+    ) -> None:
         self.store = store
         self.config = config
         self.hub = hub
+        #: The time source of the clocks (seconds since the epoch); tests inject their own.
+        self.now = now
+        self.webhooks = Webhooks(config.webhook_hosts, config.webhook_timeout)
+        self._clock_wake = asyncio.Event()
         self.games: dict[str, LiveGame] = {}
         self.damaged: dict[str, str] = {}
         self.bots = BotPool(config.bot_processes)
@@ -115,6 +147,8 @@ class GameService:
             restored += 1
             self.kick(live)
         log.info("restored %d games waiting for bots", restored)
+        self.webhooks.start()
+        self._tasks.append(asyncio.create_task(self._clock_loop(), name="hansa-clocks"))
         self._tasks.append(asyncio.create_task(self._janitor(), name="hansa-janitor"))
         self._tasks.append(asyncio.create_task(self._sweep(), name="hansa-sweep"))
 
@@ -127,6 +161,7 @@ class GameService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.bots.stop()
+        await self.webhooks.stop()
         self._replayer.shutdown(wait=False, cancel_futures=True)
         self._reader.shutdown(wait=True)
         self._writer.shutdown(wait=True)
@@ -167,11 +202,16 @@ class GameService:
 
     async def create(
         self, players: list[dict[str, Any]], options: dict[str, Any], seed: int | None,
-        table: dict[str, Any] | None = None,
+        table: dict[str, Any] | None = None, clock: dict[str, Any] | None = None,
     ) -> tuple[LiveGame, list[str | None], str, str]:
         """Create and store a game.  ``players`` are ``{name, type, bot, colour}`` (colour a key of PALETTE or
-        None); ``table`` the table options.  Returns the game, the token of every human seat (None for bots), the
-        hot-seat token and the creator token."""
+        None); ``table`` the table options; ``clock`` the clock settings (:class:`ClockSettings`, None: no clock).
+        Returns the game, the token of every human seat (None for bots), the hot-seat token and the creator
+        token."""
+        try:
+            settings = ClockSettings.from_json(clock)
+        except ClockError as exc:
+            raise ServiceError(400, str(exc)) from exc
         running = await self.read(self.store.count_running)
         if running >= self.config.max_live_games:
             raise ServiceError(
@@ -207,14 +247,14 @@ class GameService:
         live = LiveGame(
             game_id, game, seats, token_hash(hotseat), creator_hash=token_hash(creator), seed_public=chosen,
             scores=[list(game.state.score)], table=table_opts,
+            clock=Clock.start(settings, len(seats), game.state.decider, self.now()),
+            takeover_after=self.config.takeover_after,
         )
         now = utcnow()
         await self.write(self.store.insert_game, {
             "id": game_id, "seed": seed, "options": game.options.changed(),
-            "players": [
-                {"name": s.name, "type": s.type, "bot": s.bot, "token_hash": s.token_hash, "colour": s.colour}
-                for s in seats
-            ],
+            "players": [s.to_json() for s in seats],
+            "clock": live.clock.to_json(), "deadline": to_datetime(live.clock.deadline()),
             "table_options": table_opts,
             "hotseat_hash": live.hotseat_hash, "creator_hash": live.creator_hash, "seed_public": chosen,
             "status": RUNNING, "status_note": None, "version": 0, "turn": game.state.turn,
@@ -222,7 +262,9 @@ class GameService:
         })
         self.games[game_id] = live
         self._lobby.clear()
+        self._clock_wake.set()
         self.kick(live)
+        self._notify_turn(live, -1)
         return live, tokens, hotseat, creator
 
     async def get(self, game_id: str) -> LiveGame:
@@ -272,15 +314,20 @@ class GameService:
             log.warning("game %s: stored snapshot differs from the replayed record; the record wins", game_id)
         return self._live(stored)
 
-    @staticmethod
-    def _live(stored: StoredGame) -> LiveGame:
+    def _live(self, stored: StoredGame) -> LiveGame:
         status = stored.status
-        if status == RUNNING and stored.game.state.is_over:
+        state = stored.game.state
+        if status == RUNNING and state.is_over:
             status = OVER
+        clock = stored.clock
+        if clock is None:  # stored before clocks: no clock, the period counted from the last change
+            clock = Clock.start(ClockSettings(), len(stored.seats), state.decider, to_seconds(stored.updated_at))
+            if state.is_over:
+                clock.seat = -1
         return LiveGame(
             stored.id, stored.game, stored.seats, stored.hotseat_hash, creator_hash=stored.creator_hash,
             seed_public=stored.seed_public, status=status, status_note=stored.status_note, scores=stored.scores,
-            table=stored.table, deltas=stored.deltas,
+            table=stored.table, deltas=stored.deltas, clock=clock, takeover_after=self.config.takeover_after,
         )
 
     async def _quarantine(self, game_id: str, reason: str) -> None:
@@ -369,11 +416,12 @@ class GameService:
             state = live.game.state
             if seat != state.decider:
                 raise ServiceError(403, f"it is not your decision: {live.seats[state.decider].name} (seat {state.decider}) must decide")
-            await self._apply(live, move, seat)
+            # a player whose seat a bot plays after a timeout is back as soon as they move
+            await self._apply(live, move, seat, back=live.clock.is_away(seat))
         self.kick(live)
         return live
 
-    async def _apply(self, live: LiveGame, move: Any, seat: int) -> Move:
+    async def _apply(self, live: LiveGame, move: Any, seat: int, back: bool = False) -> Move:
         """Validate the move on a copy of the position, store the result, and only then play it on the game: memory
         never shows a move the database does not hold (a failed write leaves the game untouched: 503).  Caller holds
         the lock."""
@@ -389,25 +437,50 @@ class GameService:
         except HansaError as exc:
             raise ServiceError(422, str(exc), getattr(exc, "rule", None) or None) from exc
         n = len(game.moves) + 1
-        await self.write(self.store.store_move, live.id, n, seat, turn, parsed.text(), self._row(live, after, n))
+        now = self.now()
+        clock = copy_clock(live.clock)
+        if back:
+            clock.set_away(seat, False, now)
+        before = game.state.decider
+        clock.advance(after.decider, after.turn != turn or after.is_over, now, over=after.is_over)
+        await self.write(self.store.store_move, live.id, n, seat, turn, parsed.text(), self._row(live, after, n, clock))
         live.record_delta(n, move_delta(game.state, after))
         game.play(parsed, seat)
+        live.clock = clock
         if game.state.is_over:
             live.status = OVER
         live.scores.append(list(game.state.score))
         self._changed(live)
+        self._clock_wake.set()
+        self._notify_turn(live, before)
         return parsed
 
-    def _row(self, live: LiveGame, state: GameState, version: int) -> dict[str, Any]:
-        """The game row's columns for ``state`` after ``version`` moves."""
-        bot_turn = live.status == RUNNING and not state.is_over and live.seats[state.decider].type == "bot"
+    def _row(self, live: LiveGame, state: GameState, version: int, clock: Clock) -> dict[str, Any]:
+        """The game row's columns for ``state`` after ``version`` moves, with ``clock``."""
         status = OVER if state.is_over else live.status
-        return {"version": version, "status": status, "turn": state.turn, "snapshot": state.to_snapshot(), "bot_turn": bot_turn}
+        return {
+            "version": version, "status": status, "turn": state.turn, "snapshot": state.to_snapshot(),
+            "bot_turn": self._bot_turn(live, state, clock), **self._clock_columns(clock),
+        }
 
     @staticmethod
-    def _bot_turn(live: LiveGame) -> bool:
-        state = live.game.state
-        return live.status == RUNNING and not state.is_over and live.seats[state.decider].type == "bot"
+    def _clock_columns(clock: Clock) -> dict[str, Any]:
+        return {"clock": clock.to_json(), "deadline": to_datetime(clock.deadline())}
+
+    @staticmethod
+    def _bot_for(live: LiveGame, seat: int, clock: Clock | None = None) -> str | None:
+        """The bot that plays ``seat`` now: the seat's own, the timeout bot while its player is away, or None."""
+        s = live.seats[seat]
+        if s.type == "bot":
+            return s.bot
+        clock = clock or live.clock
+        return clock.settings.bot if clock.is_away(seat) else None
+
+    @classmethod
+    def _bot_turn(cls, live: LiveGame, state: GameState | None = None, clock: Clock | None = None) -> bool:
+        state = state or live.game.state
+        return (live.status == RUNNING and not state.is_over
+                and cls._bot_for(live, state.decider, clock) is not None)
 
     async def undo(
         self, game_id: str, token: str | None, version: int | None, seat: int | None,
@@ -429,11 +502,16 @@ class GameService:
             if game.undoable(seat) < 1:
                 raise ServiceError(422, "nothing to undo: only your own latest moves, before anyone else moves or a marker is revealed")
             before = len(game.moves)
-            await self.write(self.store.store_undo, live.id, before, self._row(live, game.state_before(), before - 1))
+            earlier = game.state_before()
+            clock = copy_clock(live.clock)
+            clock.undo(earlier.decider, game.state.turn - earlier.turn, self.now())
+            await self.write(self.store.store_undo, live.id, before, self._row(live, earlier, before - 1, clock))
             game.undo_own(seat)
+            live.clock = clock
             live.scores.pop()
             live.deltas.pop(before, None)
             self._changed(live)
+            self._clock_wake.set()
         return live
 
     def _changed(self, live: LiveGame) -> None:
@@ -560,8 +638,8 @@ class GameService:
             if state.is_over:
                 return
             seat = state.decider
-            spec = live.seats[seat].bot
-            if live.seats[seat].type != "bot" or spec is None:
+            spec = self._bot_for(live, seat)
+            if spec is None:
                 return
             if not live.has_human and live.version >= self.config.bot_move_budget:
                 budget = self.config.bot_move_budget
@@ -587,8 +665,8 @@ class GameService:
                 continue
             try:
                 async with live.lock:
-                    if live.version != version or live.status != RUNNING:
-                        continue  # someone undid or moved meanwhile: think again
+                    if live.version != version or live.status != RUNNING or self._bot_for(live, seat) != spec:
+                        continue  # someone undid or moved meanwhile, or the seat's player came back: think again
                     await self._apply(live, text, seat)
             except ServiceError as exc:
                 failures += 1
@@ -605,6 +683,220 @@ class GameService:
                 log.error("game %s: the %s bot failed %d times; a random move was played", live.id, spec, failures)
             failures = 0
             self._set_error(live, None)
+
+    # ------------------------------------------------------------------ clocks, away seats, takeovers, webhooks
+
+    def wake_clocks(self) -> None:
+        """Make the timer look at the deadlines now (after a move, or when a test moved its time source on)."""
+        self._clock_wake.set()
+
+    async def _clock_loop(self) -> None:
+        """Sleep until the earliest stored deadline (at most ``clock_poll`` seconds, or until woken), then time out
+        every game whose deciding seat has run out of time."""
+        while not self._closing:
+            wait = self.config.clock_poll
+            try:
+                earliest = await self.read(self.store.next_deadline)
+                if earliest is not None:
+                    wait = min(wait, max(0.0, to_seconds(earliest) - self.now()))
+            except ServiceError:
+                pass  # the database is not answering: look again after clock_poll
+            if wait > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._clock_wake.wait(), wait)
+            self._clock_wake.clear()
+            try:
+                await self.check_clocks()
+            except Exception:  # noqa: BLE001 - the timer must live on
+                log.exception("clock pass failed")
+                await asyncio.sleep(1.0)
+
+    async def check_clocks(self) -> int:
+        """Apply the timeout policy to every game whose deciding seat has run out of time; how many timed out."""
+        ids = await self.read(self.store.expired_ids, to_datetime(self.now()))
+        done = 0
+        for game_id in ids:
+            try:
+                live = await self.get(game_id)
+                done += await self._time_out(live)
+            except ServiceError as exc:
+                log.warning("game %s: timeout not applied: %s", game_id, exc.message)
+        return done
+
+    async def _time_out(self, live: LiveGame) -> bool:
+        async with self._locked(live, None):
+            now = self.now()
+            clock = live.clock
+            if live.status != RUNNING or live.game.state.is_over or not clock.expired(now):
+                # the stored deadline is out of date (the game moved on meanwhile): store the right one
+                await self.write(self.store.store_seats, live.id, live.version, self._clock_columns(clock))
+                return False
+            seat = clock.seat
+            log.info("game %s: seat %d ran out of time (%s)", live.id, seat, clock.settings.on_timeout)
+            if clock.settings.on_timeout == "bot":
+                changed = copy_clock(clock)
+                changed.set_away(seat, True, now)
+                await self.write(self.store.store_seats, live.id, live.version, {
+                    **self._clock_columns(changed), "bot_turn": self._bot_turn(live, None, changed),
+                })
+                live.clock = changed
+                self._changed(live)
+            else:
+                await self._end_turn_for(live, seat)
+        self.kick(live)
+        return True
+
+    async def _end_turn_for(self, live: LiveGame, seat: int) -> None:
+        """The end-turn policy: ``end`` (or ``done``) when it is legal, else the heuristic bot's choice, until
+        another seat must decide.  Caller holds the lock."""
+        for _ in range(200):  # a turn has far fewer decisions; the bound only guards against a loop
+            state = live.game.state
+            if live.status != RUNNING or state.is_over or state.decider != seat:
+                return
+            legal = state.legal_moves()
+            forced = next((m for m in legal if isinstance(m, (EndTurn, Done))), None)
+            if forced is not None:
+                text = forced.text()
+            else:
+                text = await self.bots.decide(state, "heuristic", (live.game.seed or 0) + live.version, HUMAN_WAITING)
+            await self._apply(live, text, seat)
+
+    async def come_back(self, game_id: str, token: str | None, seat: int | None) -> LiveGame:
+        """The player of a seat that a bot plays after a timeout takes it back."""
+        live = await self.get(game_id)
+        async with self._locked(live, None):
+            seats = [s for s in live.seats_of(token) if live.seats[s].type == "human"]
+            if not seats:
+                raise ServiceError(403, "only the seat's player may take it back (no valid seat token)")
+            if seat is None:
+                seat = next((s for s in seats if live.clock.is_away(s)), seats[0])
+            if seat not in seats:
+                raise ServiceError(403, f"your token does not control seat {seat}")
+            self._check_running(live)
+            if not live.clock.is_away(seat):
+                raise ServiceError(409, f"seat {seat} is not away: nothing to take back")
+            clock = copy_clock(live.clock)
+            clock.set_away(seat, False, self.now())
+            await self.write(self.store.store_seats, live.id, live.version, {
+                **self._clock_columns(clock), "bot_turn": self._bot_turn(live, None, clock),
+            })
+            live.clock = clock
+            self._changed(live)
+            self._clock_wake.set()
+        return live
+
+    def abandoned(self, live: LiveGame, seat: int) -> bool:
+        """A human seat the other players may hand to a bot: away after a timeout, or deciding for
+        ``takeover_after`` seconds without a move."""
+        clock = live.clock
+        return live.seats[seat].type == "human" and (
+            clock.is_away(seat) or clock.idle(seat, self.now()) >= self.config.takeover_after
+        )
+
+    async def vote_takeover(self, game_id: str, token: str | None, target: int, bot: str | None) -> LiveGame:
+        """A player votes for a bot (level ``bot``; None withdraws the vote) to take over the abandoned seat
+        ``target`` for the rest of the game.  More than half of the other human seats still present decide; the
+        seat then becomes a bot seat and its token may only watch."""
+        live = await self.get(game_id)
+        async with self._locked(live, None):
+            self._check_running(live)
+            if not 0 <= target < len(live.seats):
+                raise ServiceError(404, f"there is no seat {target}")
+            voters = [s for s in live.seats_of(token) if s != target and live.seats[s].type == "human"]
+            if not voters:
+                raise ServiceError(403, "only the other players of the game may vote (a seat token of another seat)")
+            if bot is not None and bot not in TIMEOUT_BOTS:
+                raise ServiceError(400, f"bot: one of {', '.join(TIMEOUT_BOTS)}")
+            if live.seats[target].type != "human":
+                raise ServiceError(409, f"seat {target} is already played by a bot")
+            if bot is not None and not self.abandoned(live, target):
+                hours = self.config.takeover_after / 3600
+                raise ServiceError(
+                    409, f"seat {target} is not abandoned: a bot may take over a seat that timed out or has been "
+                         f"deciding for {hours:g} hours without a move",
+                )
+            clock = copy_clock(live.clock)
+            for voter in voters:
+                clock.vote(target, voter, bot)
+            electorate = [s for s, seat in enumerate(live.seats)
+                          if seat.type == "human" and s != target and not clock.is_away(s)]
+            ballots = clock.votes.get(target, {})
+            values: dict[str, Any] = {}
+            seats = live.seats
+            if bot is not None and 2 * sum(1 for v in ballots if v in electorate) > len(electorate):
+                seats = list(live.seats)
+                seats[target] = replace(seats[target], type="bot", bot=bot, token_hash=None, webhook=None)
+                clock.set_away(target, False, self.now())
+                clock.votes.pop(target, None)
+                values["players"] = [s.to_json() for s in seats]
+                log.info("game %s: seat %d taken over by the %s bot on a vote", live.id, target, bot)
+            before = live.seats
+            live.seats = seats
+            try:
+                values.update(self._clock_columns(clock), bot_turn=self._bot_turn(live, None, clock))
+                await self.write(self.store.store_seats, live.id, live.version, values)
+            except BaseException:
+                live.seats = before
+                raise
+            live.clock = clock
+            self._changed(live)
+        self.kick(live)
+        return live
+
+    async def set_webhook(self, game_id: str, token: str | None, seat: int | None, url: str | None) -> dict[str, Any]:
+        """A player sets (or, with None, removes) the address that receives their seat's "your turn" notices."""
+        if not self.webhooks.enabled:
+            raise ServiceError(403, "webhooks are off on this server (the operator enables them with --webhook-hosts)")
+        live = await self.get(game_id)
+        async with self._locked(live, None):
+            seat = self._check_seat(live, token, seat)
+            if live.seats[seat].type != "human":
+                raise ServiceError(409, f"seat {seat} is played by a bot")
+            if url is not None:
+                try:
+                    url = self.webhooks.check(url)
+                except WebhookRefused as exc:
+                    raise ServiceError(400, f"webhook: {exc}") from None
+            seats = list(live.seats)
+            seats[seat] = replace(seats[seat], webhook=url)
+            await self.write(self.store.store_seats, live.id, live.version, {"players": [s.to_json() for s in seats]})
+            live.seats = seats
+            self._changed(live)
+        return {"seat": seat, "webhook": url}
+
+    def _notify_turn(self, live: LiveGame, before: int) -> None:
+        """Send the "your turn" notice to the deciding seat's webhook when the decision has just passed to it."""
+        state = live.game.state
+        if live.status != RUNNING or state.is_over or not self.webhooks.enabled:
+            return
+        seat = state.decider
+        hook = live.seats[seat].webhook
+        if seat == before or not hook or live.clock.is_away(seat):
+            return
+        left = live.clock.time_left(seat, self.now())
+        self.webhooks.notify(hook, {
+            "type": "your-turn", "game": live.id, "seat": seat, "player": live.seats[seat].name,
+            "version": live.version, "turn": state.turn,
+            "url": f"{self.config.public_url.rstrip('/')}/game/{live.id}",
+            "time_left": None if left == float("inf") else round(left, 1),
+        })
+
+    async def my_games(self, entries: list[tuple[str, str]]) -> dict[str, Any]:
+        """For each ``(game id, seat token)``: the game's status, whose decision it is, the token's seats and
+        their time left.  An unknown game or a token of no seat is reported per entry, never as an error."""
+        ids = list(dict.fromkeys(game_id for game_id, _ in entries))
+        rows = await self.read(self.store.summaries, ids)
+        now = self.now()
+        out = []
+        for game_id, token in entries:
+            live = self.games.get(game_id)
+            row = rows.get(game_id)
+            if row is None:
+                out.append({"id": game_id, "error": "there is no such game"})
+                continue
+            entry = my_game_entry(row, live, token, now)
+            out.append(entry)
+        return {"now": now, "games": out}
 
     # ------------------------------------------------------------------ records and replays (on the replay thread)
 

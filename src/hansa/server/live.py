@@ -15,7 +15,8 @@ from typing import Any
 from ..core.scoring import final_scores
 from ..game import Game
 from ..view import public_state
-from .store import DELTA_TAIL, ENDED, PALETTE, RUNNING, StoredSeat
+from .clocks import Clock, ClockSettings
+from .store import DAMAGED, DELTA_TAIL, ENDED, PALETTE, RUNNING, Damaged, StoredSeat, clock_of_row, seats_of_row
 
 NEUTRAL_COLOUR = "#8d8d8d"
 LOG_TAIL = DELTA_TAIL
@@ -58,6 +59,10 @@ class LiveGame:
     table: dict[str, Any] = field(default_factory=lambda: {"hints": True})
     #: What each of the last LOG_TAIL moves changed on the table (hansa.view.move_delta), by move number.
     deltas: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: The clocks, away seats and takeover votes (a clock of kind "none" when the game has no clock).
+    clock: Clock = field(default_factory=lambda: Clock(ClockSettings(), []))
+    #: Seconds a human seat may decide without a move before the others may vote a bot in (the server's setting).
+    takeover_after: float = 86400.0
 
     def record_delta(self, n: int, delta: dict[str, Any]) -> None:
         self.deltas[n] = delta
@@ -96,6 +101,28 @@ class LiveGame:
             self.cache_revision = self.revision
         return self.cached
 
+
+
+def with_now(text: str, now: float) -> str:
+    """A view (or a view message) with the server's time added (``"now"``: seconds since the epoch), so that clients
+    can count the clocks down; the view itself stays cached."""
+    if text.endswith("}}") and text.startswith('{"type":"view"'):
+        return f'{text[:-2]},"now":{now:.3f}}}}}'
+    return f'{text[:-1]},"now":{now:.3f}}}'
+
+
+def clock_view(live: LiveGame) -> dict[str, Any]:
+    """The clock as the table shows it: settings, the running period (seat and start, server time), each seat's
+    time left at the period's start, and the deadline; ``takeover_after`` for games without a clock."""
+    clock = live.clock
+    return {
+        **clock.settings.to_json(),
+        "seat": clock.seat,
+        "since": clock.since,
+        "left": clock.left,
+        "deadline": clock.deadline(),
+        "takeover_after": live.takeover_after,
+    }
 
 
 def view_json(live: LiveGame, seats: list[int]) -> str:
@@ -139,9 +166,12 @@ def view_for(live: LiveGame, seats: list[int]) -> dict[str, Any]:
         "board_side": state.board.side,
         "players": [
             {"seat": i, "name": s.name, "type": s.type, "bot": s.bot, "colour": PALETTE[s.colour][0],
-             "colour_name": s.colour, "symbol": PALETTE[s.colour][1]}
+             "colour_name": s.colour, "symbol": PALETTE[s.colour][1], "away": live.clock.is_away(i),
+             "takeover_votes": sorted(live.clock.votes.get(i, {}))}
             for i, s in enumerate(live.seats)
         ],
+        "clock": clock_view(live),
+        "webhooks": {str(i): live.seats[i].webhook for i in seats if live.seats[i].webhook},
         "neutral_colour": NEUTRAL_COLOUR,
         "you": seats,
         "state": public_state(state),
@@ -173,3 +203,37 @@ def history_json(live: LiveGame) -> str:
         text = cache["history"] = json.dumps({"turns": turns, "final": final}, separators=(",", ":"))
     return text
 
+
+
+def my_game_entry(row: dict[str, Any], live: LiveGame | None, token: str, now: float) -> dict[str, Any]:
+    """One game of "my games" for a seat token: the game in memory when it is there (fresher), else its stored row
+    (summary columns and clock, never the position).  Only what any spectator may see, plus the token's seats."""
+    entry: dict[str, Any] = {"id": row["id"], "updated": row["updated_at"].isoformat() + "Z"}
+    clock: Clock | None
+    try:
+        if live is not None:
+            seats, clock, status, note = live.seats, live.clock, live.status, live.status_note
+            turn, moves = live.game.state.turn, live.version
+            hotseat = live.hotseat_hash
+        else:
+            seats, clock = seats_of_row(row["players"]), clock_of_row(row["clock"])
+            status, note, turn, moves, hotseat = row["status"], row["status_note"], row["turn"], row["version"], row["hotseat_hash"]
+    except Damaged as exc:
+        return {**entry, "status": DAMAGED, "note": exc.reason, "players": [], "you": [], "decider": None,
+                "your_turn": False, "time_left": None, "clock": None}
+    digest = token_hash(token)
+    if secrets.compare_digest(digest, hotseat or ""):
+        you = [i for i, s in enumerate(seats) if s.type == "human"]
+    else:
+        you = [i for i, s in enumerate(seats) if s.token_hash and secrets.compare_digest(digest, s.token_hash)]
+    running = status == RUNNING and clock is not None and clock.seat >= 0
+    decider = clock.seat if running and clock is not None else None
+    left = clock.time_left(decider, now) if clock is not None and decider is not None else None
+    return {
+        **entry, "status": status, "note": note, "turn": turn, "moves": moves,
+        "players": [{"name": s.name, "type": s.type, "away": bool(clock and clock.is_away(i))} for i, s in enumerate(seats)],
+        "you": you, "decider": decider,
+        "your_turn": decider is not None and decider in you and not (clock is not None and clock.is_away(decider)),
+        "time_left": None if left is None or left == float("inf") else round(left, 1),
+        "clock": clock.settings.kind if clock is not None else "none",
+    }

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections import Counter
 from collections.abc import Callable
 from contextlib import suppress
@@ -24,6 +25,7 @@ from contextlib import suppress
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .config import ServerConfig
+from .live import with_now
 from .ratelimit import RateLimiter
 
 log = logging.getLogger("hansa.server")
@@ -35,13 +37,14 @@ class Subscriber:
     """One WebSocket on one game."""
 
     def __init__(self, ws: WebSocket, game_id: str, seats: tuple[int, ...], client: str, config: ServerConfig,
-                 version: Callable[[], int]) -> None:
+                 version: Callable[[], int], now: Callable[[], float] = time.time) -> None:
         self.ws = ws
         self.game_id = game_id
         self.seats = seats
         self.client = client
         self.config = config
         self.version = version
+        self.now = now
         self.view: str | None = None
         self.pong = False
         self.wake = asyncio.Event()
@@ -93,7 +96,7 @@ class Subscriber:
                     self.pong = False
                     text = json.dumps({"type": "pong", "version": self.version()})
                 elif self.view is not None:
-                    text, self.view = self.view, None
+                    text, self.view = with_now(self.view, self.now()), None
                 else:
                     break
                 try:
@@ -126,8 +129,9 @@ class Subscriber:
 class SocketHub:
     """Every subscriber of every game, with the per-game and per-client counts."""
 
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(self, config: ServerConfig, now: Callable[[], float] = time.time) -> None:
         self.config = config
+        self.now = now
         self.by_game: dict[str, set[Subscriber]] = {}
         self.by_client: Counter[str] = Counter()
 

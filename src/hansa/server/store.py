@@ -20,6 +20,7 @@ from ..bots import bot_spec_ok
 from ..core.errors import HansaError
 from ..game import Game
 from ..view import move_delta
+from .clocks import Clock
 from .db import GAMES, MOVES, utcnow
 
 #: Game statuses.  Only "running" games take moves; "damaged" ones are never served for play.
@@ -57,6 +58,8 @@ PALETTE: dict[str, tuple[str, str]] = {
     "yellow": ("#f2d21b", "✚"),
     "brown": ("#8b5a2b", "✖"),
 }
+#: Longest webhook address a seat may store.
+MAX_WEBHOOK = 500
 #: Colours given in seat order to the seats that choose none.
 DEFAULT_COLOURS = ("red", "blue", "green", "purple", "teal")
 
@@ -68,6 +71,15 @@ class StoredSeat:
     bot: str | None
     token_hash: str | None
     colour: str = "red"  # a key of PALETTE
+    #: Where the seat's "your turn" notices go (set by its player; only to hosts the operator allows).
+    webhook: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"name": self.name, "type": self.type, "bot": self.bot, "token_hash": self.token_hash,
+                                "colour": self.colour}
+        if self.webhook:
+            data["webhook"] = self.webhook
+        return data
 
 
 @dataclass
@@ -91,6 +103,8 @@ class StoredGame:
     table: dict[str, Any]
     #: what each of the last DELTA_TAIL moves changed (hansa.view.move_delta), by move number
     deltas: dict[int, dict[str, Any]]
+    #: the stored clock (None in games stored before clocks: they get a clock of kind "none" when loaded)
+    clock: Clock | None = None
 
 
 def _json_text(value: Any, what: str) -> Any:
@@ -102,6 +116,21 @@ def _json_text(value: Any, what: str) -> Any:
         return json.loads(value)
     except ValueError as exc:
         raise Damaged(f"{what} is not valid JSON ({exc})") from None
+
+
+def seats_of_row(players: Any) -> list[StoredSeat]:
+    """The seats of a stored ``players`` column (JSON text or value); raises :class:`Damaged`."""
+    return _seats(_json_text(players, "players"))
+
+
+def clock_of_row(value: Any) -> Clock | None:
+    """The clock of a stored ``clock`` column (None before clocks); raises :class:`Damaged`."""
+    if value is None:
+        return None
+    try:
+        return Clock.from_json(_json_text(value, "clock"))
+    except ValueError as exc:
+        raise Damaged(str(exc)) from None
 
 
 def _seats(players: Any) -> list[StoredSeat]:
@@ -120,7 +149,10 @@ def _seats(players: Any) -> list[StoredSeat]:
         colour = p.get("colour")
         if colour is not None and colour not in PALETTE:
             raise Damaged(f"seat {i} has no known colour ({str(colour)[:20]!r})")
-        seats.append(StoredSeat(p["name"], p["type"], bot if p["type"] == "bot" else None, token, colour or ""))
+        webhook = p.get("webhook")
+        if webhook is not None and not (isinstance(webhook, str) and len(webhook) <= MAX_WEBHOOK):
+            raise Damaged(f"seat {i} has a malformed webhook")
+        seats.append(StoredSeat(p["name"], p["type"], bot if p["type"] == "bot" else None, token, colour or "", webhook))
     return assign_colours(seats)
 
 
@@ -171,11 +203,19 @@ def replay_stored(row: dict[str, Any], moves: list[tuple[int, str]]) -> StoredGa
         matches = snapshot is not None and _json_text(snapshot, "snapshot") == game.state.to_snapshot()
     except Damaged:
         matches = False
+    clock = None
+    if row.get("clock") is not None:
+        try:
+            clock = Clock.from_json(_json_text(row["clock"], "clock"))
+        except ValueError as exc:
+            raise Damaged(str(exc)) from None
+        if len(clock.left) != len(players):
+            raise Damaged("the clock does not have one entry per seat")
     return StoredGame(
         id=row["id"], game=game, seats=players, hotseat_hash=row["hotseat_hash"], creator_hash=row["creator_hash"],
         seed_public=bool(row["seed_public"]), status=row["status"], status_note=row["status_note"],
         created_at=row["created_at"], updated_at=row["updated_at"], scores=scores, snapshot_matches=matches,
-        table=table_options(row.get("table_options")), deltas=deltas,
+        table=table_options(row.get("table_options")), deltas=deltas, clock=clock,
     )
 
 
@@ -191,7 +231,7 @@ _ROW_COLUMNS = [
     GAMES.c.id, GAMES.c.created_at, GAMES.c.updated_at, GAMES.c.seed, GAMES.c.hotseat_hash, GAMES.c.creator_hash,
     GAMES.c.seed_public, GAMES.c.status, GAMES.c.status_note, GAMES.c.version, GAMES.c.turn,
     cast(GAMES.c.options, Text).label("options"), cast(GAMES.c.players, Text).label("players"),
-    cast(GAMES.c.table_options, Text).label("table_options"),
+    cast(GAMES.c.table_options, Text).label("table_options"), cast(GAMES.c.clock, Text).label("clock"),
 ]
 _SUMMARY_COLUMNS = [
     GAMES.c.id, GAMES.c.created_at, GAMES.c.updated_at, GAMES.c.status, GAMES.c.status_note, GAMES.c.version,
@@ -270,6 +310,11 @@ class Store:
         if result.rowcount != 1:
             raise StaleVersion(game_id, expected)
 
+    def store_seats(self, game_id: str, version: int, values: dict[str, Any]) -> None:
+        """Change the game row's clock/deadline/players/bot_turn without a move (expected at ``version``)."""
+        with self.engine.begin() as conn:
+            self._update(conn, game_id, version, values)
+
     def set_status(self, game_id: str, status: str, note: str | None, only_if: str | None = None) -> bool:
         """Set a game's status (and note); with ``only_if`` only when its status is that one.  True if changed."""
         stmt = update(GAMES).where(GAMES.c.id == game_id)
@@ -306,6 +351,33 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(select(GAMES.c.id).where(GAMES.c.status == RUNNING, GAMES.c.updated_at < cutoff))
             return [r[0] for r in rows]
+
+    def next_deadline(self) -> datetime | None:
+        """The earliest deadline of a running game's clock."""
+        with self.engine.connect() as conn:
+            return conn.execute(
+                select(func.min(GAMES.c.deadline)).where(GAMES.c.status == RUNNING, GAMES.c.deadline.is_not(None))
+            ).scalar_one_or_none()
+
+    def expired_ids(self, now: datetime, limit: int = 100) -> list[str]:
+        """Running games whose deciding seat ran out of time at ``now``, earliest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(GAMES.c.id).where(GAMES.c.status == RUNNING, GAMES.c.deadline <= now)
+                .order_by(GAMES.c.deadline).limit(limit)
+            )
+            return [r[0] for r in rows]
+
+    def summaries(self, ids: list[str]) -> dict[str, dict[str, Any]]:
+        """Summary columns, clock and players of the games ``ids`` (for "my games"; never the snapshot)."""
+        if not ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(*_SUMMARY_COLUMNS, cast(GAMES.c.clock, Text).label("clock"), GAMES.c.hotseat_hash)
+                .where(GAMES.c.id.in_(ids))
+            ).mappings()
+            return {r["id"]: dict(r) for r in rows}
 
     def list_games(self, limit: int, before: tuple[datetime, str] | None, status: str | None) -> dict[str, Any]:
         """One page of the lobby, newest first: summary columns only, and the cursor of the next page."""
