@@ -6,7 +6,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -264,10 +264,14 @@ def play(
 
 
 def serve(
-    host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None, **settings: object
+    host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None, workers: int = 1,
+    **settings: object,
 ) -> None:
     """Start the web app (lobby, games against bots or friends, replays) and print its address.  Every limit has a
-    flag and an environment variable (docs/api.md)."""
+    flag and an environment variable (docs/api.md).  ``--workers N`` runs N server processes on the port (they
+    share a PostgreSQL database, which is the single source of truth)."""
+    from dataclasses import fields
+
     import uvicorn
 
     from .server.app import create_app
@@ -280,17 +284,31 @@ def serve(
     except ValueError as exc:
         _fail(str(exc))
         return
-    application = create_app(url, config)
+    if not 1 <= workers <= 64:
+        _fail("--workers: 1 to 64 processes")
+        return
+    if workers > 1 and not url.startswith("postgresql"):
+        _fail("--workers above 1 needs a PostgreSQL database (--database-url postgresql://...): SQLite is for one "
+              "process")
+        return
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-    console.print(f"[bold]hansa[/] web app on [link]http://{shown}:{port}/[/link]  (database: {url})", highlight=False)
+    console.print(f"[bold]hansa[/] web app on [link]http://{shown}:{port}/[/link]  (database: {url}"
+                  + (f", {workers} processes" if workers > 1 else "") + ")", highlight=False)
     # Hand the GIL over every 1 ms instead of 5 ms: the database thread and the event loop share it, and a
     # move waiting for it is latency a player feels.
     sys.setswitchinterval(0.001)
-    uvicorn.run(
-        application, host=host, port=port, log_level="warning", timeout_keep_alive=75,
-        http=LimitedHttpProtocol, ws=LimitedWebSocketProtocol, ws_max_size=config.ws_max_message,
-        ws_per_message_deflate=False,
-    )
+    common: dict[str, Any] = {
+        "host": host, "port": port, "log_level": "warning", "timeout_keep_alive": 75, "http": LimitedHttpProtocol,
+        "ws": LimitedWebSocketProtocol, "ws_max_size": config.ws_max_message, "ws_per_message_deflate": False,
+    }
+    if workers == 1:
+        uvicorn.run(create_app(url, config), **common)
+        return
+    # Each worker process builds its app from the environment: hand the settings over there.
+    os.environ["HANSA_DATABASE_URL"] = url
+    for f in fields(ServerConfig):
+        os.environ[f.metadata["env"]] = str(getattr(config, f.name))
+    uvicorn.run("hansa.server.app:app_from_env", factory=True, workers=workers, **common)
 
 
 def _serve_signature() -> None:
@@ -311,6 +329,9 @@ def _serve_signature() -> None:
                           annotation=Annotated[str | None, typer.Option(
                               help="SQLAlchemy URL: sqlite:///FILE (default hansa.sqlite3) or postgresql://... "
                                    "(env HANSA_DATABASE_URL).")]),
+        inspect.Parameter("workers", inspect.Parameter.KEYWORD_ONLY, default=1,
+                          annotation=Annotated[int, typer.Option(
+                              help="Server processes on the port (above 1 needs PostgreSQL).")]),
     ]
     for f in fields(ServerConfig):
         flag = "--" + f.name.replace("_", "-")

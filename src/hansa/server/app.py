@@ -9,6 +9,7 @@ import asyncio
 import gc
 import logging
 import math
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import asdict, fields
@@ -197,7 +198,6 @@ def create_app(
     """Build the app.  ``database_url`` defaults to $HANSA_DATABASE_URL or ``sqlite:///hansa.sqlite3``; ``config``
     to :meth:`ServerConfig.from_env` with ``overrides`` (e.g. ``bot_delay=0``); ``now`` is the clocks' time
     source (seconds since the epoch; default :func:`time.time`), which tests replace to drive clocks."""
-    import os
     import time
 
     url = database_url or os.environ.get("HANSA_DATABASE_URL") or DEFAULT_URL
@@ -303,6 +303,7 @@ def create_app(
         """What this server process holds now (for operators and the hostile-load tests)."""
         svc = service()
         return {
+            "pid": os.getpid(),
             "games_in_memory": len(svc.games),
             "sockets": hub.total(),
             "bot_decisions_waiting": svc.bots.waiting(),
@@ -487,3 +488,8 @@ def create_app(
             hub.remove(sub)
 
     return app
+
+
+def app_from_env() -> FastAPI:
+    """The app of one process of ``hansa serve --workers N`` (database URL and settings from the environment)."""
+    return create_app()

@@ -25,6 +25,8 @@ from sqlalchemy import (
     create_engine,
     event,
     false,
+    func,
+    select,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
@@ -74,6 +76,14 @@ class GameRow(Base):
     #: When the deciding seat's time runs out (UTC); null without a running clock.
     deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
+    #: Increases with every write of the game (moves, undos, status, clock, seats): the optimistic check of every
+    #: write, and what change notifications carry.
+    revision: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    #: A human plays: bot turns of such games come first.
+    has_human: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: The bot worker holding the game's bot turn, and until when (a worker that dies loses it then).
+    bot_lease_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    bot_lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
     turn: Mapped[int] = mapped_column(Integer, default=1)
     snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
 
@@ -111,6 +121,10 @@ def make_engine(url: str, busy_timeout: float = 5.0) -> Engine:
     return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
 
 
+#: The PostgreSQL advisory lock held while migrating.
+MIGRATION_LOCK = 7_157_341
+
+
 def migrate(engine: Engine) -> None:
     """Bring the database schema up to date with the Alembic migrations shipped in the package."""
     from alembic import command
@@ -120,6 +134,10 @@ def migrate(engine: Engine) -> None:
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            # several processes may start at once (hansa serve --workers N, bot workers): one migrates, the others
+            # wait for it and then find the schema up to date
+            connection.execute(select(func.pg_advisory_xact_lock(MIGRATION_LOCK)))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 

@@ -51,6 +51,7 @@ from .db import utcnow
 from .errors import ServiceError
 from .hints import hint
 from .live import LiveGame, Seat, my_game_entry, token_hash, view_message
+from .notify import conninfo, listen
 from .sockets import SocketHub
 from .store import (
     ABANDONED,
@@ -96,6 +97,14 @@ def copy_clock(clock: Clock) -> Clock:
                  {t: dict(b) for t, b in clock.votes.items()})
 
 
+class StaleCopy(ServiceError):
+    """This process's copy of a game is behind the database (another process, or a reloaded copy, wrote first):
+    the copy is dropped and loaded again; nothing changed."""
+
+    def __init__(self) -> None:
+        super().__init__(409, "the game changed meanwhile; nothing changed here, reload")
+
+
 def backoff(failures: int) -> float:
     """Seconds to wait after ``failures`` failures in a row: 0.25, 0.5, 1, ... up to 30, with jitter."""
     return min(30.0, 0.25 * 2.0 ** max(0, failures - 1)) * random.uniform(0.8, 1.2)
@@ -114,6 +123,9 @@ class GameService:
         self.now = now
         self.webhooks = Webhooks(config.webhook_hosts, config.webhook_timeout)
         self._clock_wake = asyncio.Event()
+        #: Set once this process listens for other processes' changes (PostgreSQL only).
+        self.listening: asyncio.Event | None = None
+        self._refreshing: set[str] = set()
         self.games: dict[str, LiveGame] = {}
         self.damaged: dict[str, str] = {}
         self.bots = BotPool(config.bot_processes)
@@ -148,6 +160,14 @@ class GameService:
             self.kick(live)
         log.info("restored %d games waiting for bots", restored)
         self.webhooks.start()
+        if self.store.notifies:
+            self.listening = asyncio.Event()
+            self._tasks.append(asyncio.create_task(
+                listen(conninfo(self.store.engine), self._on_change, self._on_reconnect, lambda: self._closing,
+                       self.listening),
+                name="hansa-listen",
+            ))
+            await asyncio.wait_for(self.listening.wait(), 30)
         self._tasks.append(asyncio.create_task(self._clock_loop(), name="hansa-clocks"))
         self._tasks.append(asyncio.create_task(self._janitor(), name="hansa-janitor"))
         self._tasks.append(asyncio.create_task(self._sweep(), name="hansa-sweep"))
@@ -185,8 +205,8 @@ class GameService:
             if stale is not None:
                 self._cancel_bots(stale)
                 asyncio.get_running_loop().create_task(self._revive(exc.game_id))
-            log.warning("game %s: %s", exc.game_id, exc)
-            raise ServiceError(409, "the game changed meanwhile; nothing changed here, reload") from exc
+            log.info("game %s: %s", exc.game_id, exc)
+            raise StaleCopy() from exc
         except SQLAlchemyError as exc:
             log.warning("database write failed: %s", str(exc).splitlines()[0][:200])
             raise ServiceError(
@@ -197,6 +217,62 @@ class GameService:
         """Load a game again from the database and let its bots go on (after its copy in memory went stale)."""
         with contextlib.suppress(ServiceError):
             self.kick(await self.get(game_id))
+
+    # ------------------------------------------------------------------ other processes' changes (PostgreSQL)
+
+    def _on_change(self, game_id: str, revision: int, origin: str) -> None:
+        """A notice from another process: the game changed (revision -1: it was deleted)."""
+        if origin == self.store.origin:
+            return
+        self._lobby.clear()
+        live = self.games.get(game_id)
+        if live is None:
+            return
+        if revision < 0:
+            self.games.pop(game_id, None)
+            self._cancel_bots(live)
+            live.status = "deleted"
+            self.hub.close_game(game_id, 4410, "the game was deleted")
+            return
+        if revision > live.stored and game_id not in self._refreshing:
+            self._refreshing.add(game_id)
+            asyncio.get_running_loop().create_task(self._refresh(game_id), name=f"refresh-{game_id}")
+
+    def _on_reconnect(self) -> None:
+        """Notices may have been missed while the connection was down: check every game held in memory."""
+        for game_id in list(self.games):
+            if game_id not in self._refreshing:
+                self._refreshing.add(game_id)
+                asyncio.get_running_loop().create_task(self._refresh(game_id), name=f"refresh-{game_id}")
+
+    async def _refresh(self, game_id: str) -> None:
+        """Bring the copy in memory up to the stored game (another process changed it) and push the new views."""
+        try:
+            live = self.games.get(game_id)
+            if live is None:
+                return
+            async with live.lock:
+                try:
+                    stored = await self.read(self.store.load, game_id)
+                except (ServiceError, Damaged):
+                    self.games.pop(game_id, None)  # loaded (and checked) again at the next request
+                    return
+                if stored is None:
+                    self.games.pop(game_id, None)
+                    self._cancel_bots(live)
+                    self.hub.close_game(game_id, 4410, "the game was deleted")
+                    return
+                if stored.revision <= live.stored:
+                    return
+                fresh = self._live(stored)
+                live.game, live.seats, live.clock, live.stored = fresh.game, fresh.seats, fresh.clock, fresh.stored
+                live.status, live.status_note, live.scores = fresh.status, fresh.status_note, fresh.scores
+                live.deltas, live.table = fresh.deltas, fresh.table
+                self._changed(live)
+            self._clock_wake.set()
+            self.kick(live)
+        finally:
+            self._refreshing.discard(game_id)
 
     # ------------------------------------------------------------------ creation and loading
 
@@ -328,6 +404,7 @@ class GameService:
             stored.id, stored.game, stored.seats, stored.hotseat_hash, creator_hash=stored.creator_hash,
             seed_public=stored.seed_public, status=status, status_note=stored.status_note, scores=stored.scores,
             table=stored.table, deltas=stored.deltas, clock=clock, takeover_after=self.config.takeover_after,
+            stored=stored.revision,
         )
 
     async def _quarantine(self, game_id: str, reason: str) -> None:
@@ -407,6 +484,18 @@ class GameService:
         self, game_id: str, token: str | None, move: Any, version: int | None, seat: int | None,
         still_wanted: Callable[[], Awaitable[bool]] | None = None,
     ) -> LiveGame:
+        """Play a seat's move.  When this process's copy of the game turns out to be behind the database (another
+        process took a move first), the game is loaded again and the move tried once more on it: checked against
+        the new position and the client's ``version`` (so the same move sent to two processes is taken once)."""
+        try:
+            return await self._play(game_id, token, move, version, seat, still_wanted)
+        except StaleCopy:
+            return await self._play(game_id, token, move, version, seat, still_wanted)
+
+    async def _play(
+        self, game_id: str, token: str | None, move: Any, version: int | None, seat: int | None,
+        still_wanted: Callable[[], Awaitable[bool]] | None,
+    ) -> LiveGame:
         live = await self.get(game_id)
         async with self._locked(live, still_wanted):
             seat = self._check_seat(live, token, seat)
@@ -443,7 +532,9 @@ class GameService:
             clock.set_away(seat, False, now)
         before = game.state.decider
         clock.advance(after.decider, after.turn != turn or after.is_over, now, over=after.is_over)
-        await self.write(self.store.store_move, live.id, n, seat, turn, parsed.text(), self._row(live, after, n, clock))
+        live.stored = await self.write(
+            self.store.store_move, live.id, n, seat, turn, parsed.text(), self._row(live, after, n, clock), live.stored,
+        )
         live.record_delta(n, move_delta(game.state, after))
         game.play(parsed, seat)
         live.clock = clock
@@ -505,7 +596,7 @@ class GameService:
             earlier = game.state_before()
             clock = copy_clock(live.clock)
             clock.undo(earlier.decider, game.state.turn - earlier.turn, self.now())
-            await self.write(self.store.store_undo, live.id, before, self._row(live, earlier, before - 1, clock))
+            live.stored = await self.write(self.store.store_undo, live.id, self._row(live, earlier, before - 1, clock), live.stored)
             game.undo_own(seat)
             live.clock = clock
             live.scores.pop()
@@ -554,8 +645,9 @@ class GameService:
             if live.bot_task is not asyncio.current_task():
                 self._cancel_bots(live)
             changed = await self.write(self.store.set_status, live.id, status, note, RUNNING)
-            if not changed:
+            if changed is None:
                 return False
+            live.stored = changed
             live.status, live.status_note = status, note
             self._lobby.clear()
             log.info("game %s %s: %s", live.id, status, note)
@@ -668,6 +760,8 @@ class GameService:
                     if live.version != version or live.status != RUNNING or self._bot_for(live, seat) != spec:
                         continue  # someone undid or moved meanwhile, or the seat's player came back: think again
                     await self._apply(live, text, seat)
+            except StaleCopy:
+                return  # this copy was dropped; the game is loaded again and its bots go on from there
             except ServiceError as exc:
                 failures += 1
                 if exc.status == 503:
@@ -729,16 +823,16 @@ class GameService:
             clock = live.clock
             if live.status != RUNNING or live.game.state.is_over or not clock.expired(now):
                 # the stored deadline is out of date (the game moved on meanwhile): store the right one
-                await self.write(self.store.store_seats, live.id, live.version, self._clock_columns(clock))
+                live.stored = await self.write(self.store.store_seats, live.id, self._clock_columns(clock), live.stored)
                 return False
             seat = clock.seat
             log.info("game %s: seat %d ran out of time (%s)", live.id, seat, clock.settings.on_timeout)
             if clock.settings.on_timeout == "bot":
                 changed = copy_clock(clock)
                 changed.set_away(seat, True, now)
-                await self.write(self.store.store_seats, live.id, live.version, {
+                live.stored = await self.write(self.store.store_seats, live.id, {
                     **self._clock_columns(changed), "bot_turn": self._bot_turn(live, None, changed),
-                })
+                }, live.stored)
                 live.clock = changed
                 self._changed(live)
             else:
@@ -777,9 +871,9 @@ class GameService:
                 raise ServiceError(409, f"seat {seat} is not away: nothing to take back")
             clock = copy_clock(live.clock)
             clock.set_away(seat, False, self.now())
-            await self.write(self.store.store_seats, live.id, live.version, {
+            live.stored = await self.write(self.store.store_seats, live.id, {
                 **self._clock_columns(clock), "bot_turn": self._bot_turn(live, None, clock),
-            })
+            }, live.stored)
             live.clock = clock
             self._changed(live)
             self._clock_wake.set()
@@ -834,7 +928,7 @@ class GameService:
             live.seats = seats
             try:
                 values.update(self._clock_columns(clock), bot_turn=self._bot_turn(live, None, clock))
-                await self.write(self.store.store_seats, live.id, live.version, values)
+                live.stored = await self.write(self.store.store_seats, live.id, values, live.stored)
             except BaseException:
                 live.seats = before
                 raise
@@ -859,7 +953,7 @@ class GameService:
                     raise ServiceError(400, f"webhook: {exc}") from None
             seats = list(live.seats)
             seats[seat] = replace(seats[seat], webhook=url)
-            await self.write(self.store.store_seats, live.id, live.version, {"players": [s.to_json() for s in seats]})
+            live.stored = await self.write(self.store.store_seats, live.id, {"players": [s.to_json() for s in seats]}, live.stored)
             live.seats = seats
             self._changed(live)
         return {"seat": seat, "webhook": url}

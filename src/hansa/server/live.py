@@ -63,6 +63,8 @@ class LiveGame:
     clock: Clock = field(default_factory=lambda: Clock(ClockSettings(), []))
     #: Seconds a human seat may decide without a move before the others may vote a bot in (the server's setting).
     takeover_after: float = 86400.0
+    #: The stored row's revision this copy is at (every write expects it and moves it on by one).
+    stored: int = 0
 
     def record_delta(self, n: int, delta: dict[str, Any]) -> None:
         self.deltas[n] = delta

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import base64
 import json
+import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Text, cast, delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 
 from ..bots import bot_spec_ok
 from ..core.errors import HansaError
@@ -23,6 +25,8 @@ from ..view import move_delta
 from .clocks import Clock
 from .db import GAMES, MOVES, utcnow
 
+#: The PostgreSQL notification channel of game changes (payload: "game_id revision origin").
+CHANNEL = "hansa_games"
 #: Game statuses.  Only "running" games take moves; "damaged" ones are never served for play.
 RUNNING, OVER, STOPPED, ABANDONED, DAMAGED = "running", "over", "stopped", "abandoned", "damaged"
 #: Moves whose changes (``move_delta``) are kept for the log: as many as the view's log shows.
@@ -40,10 +44,11 @@ class Damaged(Exception):
 
 
 class StaleVersion(Exception):
-    """The stored game is not at the version the writer expected: another copy of it wrote first."""
+    """The stored game is not at the revision the writer expected: another copy of it (in this process or another
+    one) wrote first."""
 
     def __init__(self, game_id: str, expected: int) -> None:
-        super().__init__(f"stored version is not {expected}; another writer changed the game")
+        super().__init__(f"stored revision is not {expected}; another writer changed the game")
         self.game_id = game_id
 
 
@@ -105,6 +110,8 @@ class StoredGame:
     deltas: dict[int, dict[str, Any]]
     #: the stored clock (None in games stored before clocks: they get a clock of kind "none" when loaded)
     clock: Clock | None = None
+    #: the row's revision when it was read
+    revision: int = 0
 
 
 def _json_text(value: Any, what: str) -> Any:
@@ -215,7 +222,7 @@ def replay_stored(row: dict[str, Any], moves: list[tuple[int, str]]) -> StoredGa
         id=row["id"], game=game, seats=players, hotseat_hash=row["hotseat_hash"], creator_hash=row["creator_hash"],
         seed_public=bool(row["seed_public"]), status=row["status"], status_note=row["status_note"],
         created_at=row["created_at"], updated_at=row["updated_at"], scores=scores, snapshot_matches=matches,
-        table=table_options(row.get("table_options")), deltas=deltas, clock=clock,
+        table=table_options(row.get("table_options")), deltas=deltas, clock=clock, revision=int(row.get("revision") or 0),
     )
 
 
@@ -229,7 +236,7 @@ def table_options(value: Any) -> dict[str, Any]:
 
 _ROW_COLUMNS = [
     GAMES.c.id, GAMES.c.created_at, GAMES.c.updated_at, GAMES.c.seed, GAMES.c.hotseat_hash, GAMES.c.creator_hash,
-    GAMES.c.seed_public, GAMES.c.status, GAMES.c.status_note, GAMES.c.version, GAMES.c.turn,
+    GAMES.c.seed_public, GAMES.c.status, GAMES.c.status_note, GAMES.c.version, GAMES.c.revision, GAMES.c.turn,
     cast(GAMES.c.options, Text).label("options"), cast(GAMES.c.players, Text).label("players"),
     cast(GAMES.c.table_options, Text).label("table_options"), cast(GAMES.c.clock, Text).label("clock"),
 ]
@@ -257,14 +264,18 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
 class Store:
     """Blocking database access for one server process."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, origin: str | None = None) -> None:
         self.engine = engine
+        #: This process's name in change notifications (it ignores its own).
+        self.origin = origin or secrets.token_hex(6)
+        self.notifies = engine.dialect.name == "postgresql"
 
     # ------------------------------------------------------------------ games
 
     def insert_game(self, values: dict[str, Any]) -> None:
         with self.engine.begin() as conn:
-            conn.execute(insert(GAMES), [values])
+            conn.execute(insert(GAMES), [{**values, "revision": 0}])
+            self._notify(conn, values["id"], 0)
 
     def load(self, game_id: str) -> StoredGame | None:
         """The game replayed from its record, None if there is no such game; raises :class:`Damaged`."""
@@ -287,47 +298,71 @@ class Store:
         rows = conn.execute(select(MOVES.c.n, MOVES.c.text).where(MOVES.c.game_id == game_id).order_by(MOVES.c.n))
         return [(int(n), text) for n, text in rows]
 
-    def store_move(self, game_id: str, n: int, seat: int, turn: int, text: str, row: dict[str, Any]) -> None:
-        """Move ``n`` and the game row (expected at version ``n - 1``) in one transaction."""
-        with self.engine.begin() as conn:
-            conn.execute(
-                insert(MOVES),
-                [{"game_id": game_id, "n": n, "seat": seat, "turn": turn, "text": text, "created_at": utcnow()}],
-            )
-            self._update(conn, game_id, n - 1, row)
+    def store_move(self, game_id: str, n: int, seat: int, turn: int, text: str, row: dict[str, Any],
+                   expected: int) -> int:
+        """Move ``n`` and the game row (expected at revision ``expected``) in one transaction; the new revision.
+        The row is updated first: a concurrent writer of the same game waits for its lock and then finds the
+        revision moved on (:class:`StaleVersion`), before it could try to store a second move ``n``."""
+        try:
+            with self.engine.begin() as conn:
+                revision = self._update(conn, game_id, expected, row)
+                conn.execute(
+                    insert(MOVES),
+                    [{"game_id": game_id, "n": n, "seat": seat, "turn": turn, "text": text, "created_at": utcnow()}],
+                )
+                return revision
+        except IntegrityError as exc:  # move n is stored already: another writer was first
+            raise StaleVersion(game_id, expected) from exc
 
-    def store_undo(self, game_id: str, before: int, row: dict[str, Any]) -> None:
-        """Delete the moves after ``row["version"]`` and update the game row (expected at version ``before``)."""
+    def store_undo(self, game_id: str, row: dict[str, Any], expected: int) -> int:
+        """Delete the moves after ``row["version"]`` and update the game row (expected at revision ``expected``)."""
         with self.engine.begin() as conn:
             conn.execute(delete(MOVES).where(MOVES.c.game_id == game_id, MOVES.c.n > row["version"]))
-            self._update(conn, game_id, before, row)
+            return self._update(conn, game_id, expected, row)
 
-    @staticmethod
-    def _update(conn: Connection, game_id: str, expected: int, row: dict[str, Any]) -> None:
+    def _update(self, conn: Connection, game_id: str, expected: int, row: dict[str, Any]) -> int:
         result = conn.execute(
-            update(GAMES).where(GAMES.c.id == game_id, GAMES.c.version == expected).values(updated_at=utcnow(), **row)
+            update(GAMES).where(GAMES.c.id == game_id, GAMES.c.revision == expected)
+            .values(updated_at=utcnow(), revision=expected + 1, **row)
         )
         if result.rowcount != 1:
             raise StaleVersion(game_id, expected)
+        self._notify(conn, game_id, expected + 1)
+        return expected + 1
 
-    def store_seats(self, game_id: str, version: int, values: dict[str, Any]) -> None:
-        """Change the game row's clock/deadline/players/bot_turn without a move (expected at ``version``)."""
+    def _notify(self, conn: Connection, game_id: str, revision: int) -> None:
+        """Tell every process (PostgreSQL LISTEN/NOTIFY, delivered at commit) that the game changed."""
+        if self.notifies:
+            conn.execute(select(func.pg_notify(CHANNEL, f"{game_id} {revision} {self.origin}")))
+
+    def store_seats(self, game_id: str, values: dict[str, Any], expected: int) -> int:
+        """Change the game row's clock/deadline/players/bot_turn without a move (expected at revision
+        ``expected``); the new revision."""
         with self.engine.begin() as conn:
-            self._update(conn, game_id, version, values)
+            return self._update(conn, game_id, expected, values)
 
-    def set_status(self, game_id: str, status: str, note: str | None, only_if: str | None = None) -> bool:
-        """Set a game's status (and note); with ``only_if`` only when its status is that one.  True if changed."""
+    def set_status(self, game_id: str, status: str, note: str | None, only_if: str | None = None) -> int | None:
+        """Set a game's status (and note); with ``only_if`` only when its status is that one.  The new revision,
+        None if nothing changed."""
         stmt = update(GAMES).where(GAMES.c.id == game_id)
         if only_if is not None:
             stmt = stmt.where(GAMES.c.status == only_if)
         with self.engine.begin() as conn:
-            result = conn.execute(stmt.values(status=status, status_note=note, bot_turn=False, updated_at=utcnow()))
-            return bool(result.rowcount)
+            result = conn.execute(
+                stmt.values(status=status, status_note=note, bot_turn=False, updated_at=utcnow(),
+                            revision=GAMES.c.revision + 1).returning(GAMES.c.revision)
+            ).first()
+            if result is None:
+                return None
+            self._notify(conn, game_id, int(result[0]))
+            return int(result[0])
 
     def delete_game(self, game_id: str) -> None:
+        """Delete the game and its moves (the change notice carries revision -1)."""
         with self.engine.begin() as conn:
             conn.execute(delete(MOVES).where(MOVES.c.game_id == game_id))
             conn.execute(delete(GAMES).where(GAMES.c.id == game_id))
+            self._notify(conn, game_id, -1)
 
     # ------------------------------------------------------------------ queries
 
