@@ -287,6 +287,9 @@ def serve(
     if not 1 <= workers <= 64:
         _fail("--workers: 1 to 64 processes")
         return
+    if config.bots == "queue" and not url.startswith("postgresql"):
+        _fail("--bots queue needs a PostgreSQL database (the bot workers share it with the web processes)")
+        return
     if workers > 1 and not url.startswith("postgresql"):
         _fail("--workers above 1 needs a PostgreSQL database (--database-url postgresql://...): SQLite is for one "
               "process")
@@ -353,6 +356,35 @@ def _serve_signature() -> None:
 
 
 _serve_signature()
+
+
+@app.command()
+def bots(
+    database_url: Annotated[str | None, typer.Option(
+        help="The database of the web processes (default $HANSA_DATABASE_URL); PostgreSQL.")] = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes (each plays one bot turn at a time).")] = 1,
+    bot_lease: Annotated[float | None, typer.Option(help="Seconds a worker holds a bot turn before another may take it (env HANSA_BOT_LEASE; default 30).")] = None,
+    bot_delay: Annotated[float | None, typer.Option(help="Seconds after a game's last change before its bot moves (env HANSA_BOT_DELAY; default 0.3).")] = None,
+) -> None:
+    """Play the bot turns of the games of web processes started with --bots queue, in WORKERS processes (any
+    number, on any machine that reaches the database; a killed worker's turn is taken by another)."""
+    from .server.botworker import run_workers
+    from .server.config import ServerConfig
+
+    url = database_url or os.environ.get("HANSA_DATABASE_URL") or ""
+    if not url.startswith("postgresql"):
+        _fail("hansa bots needs the web processes' PostgreSQL database (--database-url postgresql://...)")
+        return
+    if not 1 <= workers <= 256:
+        _fail("--workers: 1 to 256 processes")
+        return
+    try:
+        config = ServerConfig.from_env({"bot_lease": bot_lease, "bot_delay": bot_delay})
+    except ValueError as exc:
+        _fail(str(exc))
+        return
+    console.print(f"[bold]hansa bots[/]: {workers} worker process{'es' if workers > 1 else ''} on {url}", highlight=False)
+    run_workers(url, config, workers)
 
 
 db_app = typer.Typer(no_args_is_help=True, help="Database maintenance for `hansa serve`.")

@@ -170,3 +170,127 @@ def test_serve_workers_runs_several_processes_on_one_port(tmp_path: Path) -> Non
     sqlite = Server(f"sqlite:///{tmp_path / 'x.sqlite3'}", tmp_path / "s.log", "--workers", "2")
     with pytest.raises(RuntimeError, match="needs a PostgreSQL database"):
         sqlite.start()
+
+
+class BotWorkers:
+    """A `hansa bots --workers 1` process (in a process group of its own, so that kill -9 takes its worker too)."""
+
+    def __init__(self, url: str, log: Path) -> None:
+        import os
+        import subprocess
+
+        from server_support import HANSA
+
+        self.proc = subprocess.Popen(
+            [HANSA, "bots", "--database-url", url, "--workers", "1", "--bot-lease", "2", "--bot-delay", "0"],
+            stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True, env=os.environ.copy(),
+        )
+
+    def kill(self) -> None:
+        import os
+        import signal
+
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+
+    def signal(self, signum: int) -> None:
+        import os
+
+        os.killpg(self.proc.pid, signum)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.kill()
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[tuple[Server, Server, list[BotWorkers], str]]:
+    """Two web processes with --bots queue and two bot workers on one PostgreSQL database."""
+    url = postgres_database()
+    a = Server(url, tmp_path / "a.log", "--bots", "queue")
+    b = Server(url, tmp_path / "b.log", "--bots", "queue")
+    a.start()
+    b.start()
+    workers = [BotWorkers(url, tmp_path / f"bots{i}.log") for i in range(2)]
+    yield a, b, workers, url
+    for w in workers:
+        w.stop()
+    a.stop()
+    b.stop()
+
+
+def wait_until(check: Any, timeout: float = 30.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("timed out")
+
+
+def her_turn(server: Server, gid: str, token: str, after: int) -> dict[str, Any]:
+    """The view once the token's seat must decide again, after version ``after``."""
+
+    def ready() -> dict[str, Any] | None:
+        v = view(server, gid, token)
+        return v if v["legal"] and v["version"] > after else None
+
+    return wait_until(ready, timeout=60)  # type: ignore[no-any-return]
+
+
+def test_bot_workers_play_the_bots_of_every_web_process(cluster: Any) -> None:
+    a, b, _, url = cluster
+    players = [{"name": "Ada"}, {"name": "B1", "type": "bot", "bot": "purpose"}, {"name": "B2", "type": "bot", "bot": "heuristic"}]
+    r = httpx.post(a.url + "/api/games", json={"players": players, "seed": 4}, timeout=10)
+    gid, ada = r.json()["id"], r.json()["seats"][0]["token"]
+
+    async def run() -> None:
+        ws = await websockets.connect(a.url.replace("http", "ws") + f"/api/games/{gid}/ws", subprotocols=["hansa"])
+        try:
+            for _ in range(3):  # Ada ends her turn on process B; the workers play both bots; A's socket sees it
+                v = her_turn(b, gid, ada, after=-1)
+                assert move(b, gid, ada, "end", v["version"]).status_code == 200
+                back = her_turn(a, gid, ada, after=v["version"])
+                assert {1, 2} <= {e["seat"] for e in back["log"] if e["n"] > v["version"] + 1}
+                assert (await next_view(ws, back["version"], timeout=30))["version"] >= back["version"]
+        finally:
+            await ws.close()
+
+    asyncio.run(run())
+    moves = stored_moves(url, gid)
+    assert [n for n, _ in moves] == list(range(1, len(moves) + 1))
+
+
+def lease_owner(url: str, gid: str) -> str | None:
+    engine = sqlalchemy.create_engine(url)
+    with engine.connect() as conn:
+        owner = conn.execute(sqlalchemy.text("SELECT bot_lease_owner FROM games WHERE id = :g"), {"g": gid}).scalar()
+    engine.dispose()
+    return owner  # type: ignore[no-any-return]
+
+
+def test_a_bot_worker_killed_while_it_thinks_loses_no_bot_turn(cluster: Any) -> None:
+    a, _, workers, url = cluster
+    bots3 = [{"name": f"R{i}", "type": "bot", "bot": "mcts:medium"} for i in range(3)]
+    gid = httpx.post(a.url + "/api/games", json={"players": bots3, "seed": 9}, timeout=10).json()["id"]
+    wait_until(lambda: view(a, gid)["version"] >= 5, timeout=60)
+    # kill -9 the first worker while it holds this game's turn (its name is "<host>-<pid of hansa bots>-0"):
+    # frozen first (SIGSTOP), so that it cannot finish the turn between the look at the lease and the kill
+    import signal
+
+    mark = f"-{workers[0].proc.pid}-"
+    for _ in range(100):
+        wait_until(lambda: mark in (lease_owner(url, gid) or ""), timeout=60)
+        workers[0].signal(signal.SIGSTOP)
+        if mark in (lease_owner(url, gid) or ""):
+            break
+        workers[0].signal(signal.SIGCONT)
+    workers[0].kill()
+    held = view(a, gid)["version"]
+    assert mark in (lease_owner(url, gid) or "")  # the dead worker's lease still holds the turn
+    # once the lease (2 s) runs out, the other worker takes the turn and the game goes on
+    wait_until(lambda: view(a, gid)["version"] >= held + 6, timeout=60)
+    moves = stored_moves(url, gid)
+    assert [n for n, _ in moves] == list(range(1, len(moves) + 1))
+    assert mark not in (lease_owner(url, gid) or "")

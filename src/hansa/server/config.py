@@ -69,6 +69,13 @@ class ServerConfig:
         "comma list of hosts (host, *.domain, or an IP address) seat webhooks may call; empty: webhooks are off",
     )
     webhook_timeout: float = _setting(5.0, "HANSA_WEBHOOK_TIMEOUT", "how long one webhook call may take")
+    bots: str = _setting(
+        "inline", "HANSA_BOTS",
+        "inline: this process plays the bot seats; queue: `hansa bots` worker processes do (PostgreSQL only)",
+    )
+    bot_lease: float = _setting(
+        30.0, "HANSA_BOT_LEASE", "queue: how long a bot worker holds a bot turn before another worker may take it"
+    )
     public_url: str = _setting(
         "", "HANSA_PUBLIC_URL", "the server's address as players reach it (https://...), for links in webhook notices"
     )
@@ -105,6 +112,10 @@ class ServerConfig:
         for name in ("max_body", "max_header", "max_name", "max_move_text", "ws_max_message", "max_live_games"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
+        if self.bots not in ("inline", "queue"):
+            raise ValueError(f"bots must be inline or queue (got {self.bots!r})")
+        if self.bot_lease < 1:
+            raise ValueError("bot_lease must be at least 1 second")
         if self.max_header < 1024:
             raise ValueError("max_header must be at least 1024 bytes")
 

@@ -33,7 +33,6 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy.exc import DataError, SQLAlchemyError
@@ -52,6 +51,17 @@ from .errors import ServiceError
 from .hints import hint
 from .live import LiveGame, Seat, my_game_entry, token_hash, view_message
 from .notify import conninfo, listen
+from .rows import (
+    bot_for,
+    bot_turn,
+    clock_columns,
+    copy_clock,
+    game_row,
+    live_from_stored,
+    prepare_move,
+    to_datetime,
+    to_seconds,
+)
 from .sockets import SocketHub
 from .store import (
     ABANDONED,
@@ -79,22 +89,6 @@ BOT_FALLBACK_AFTER = 3
 REPLAY_CACHE = 256
 #: Replays and records being built or waiting for the replay thread; more are refused (503) until some finish.
 REPLAY_QUEUE = 4
-
-
-def to_datetime(seconds: float | None) -> datetime | None:
-    """Seconds since the epoch as the naive UTC datetime the database stores (None stays None)."""
-    return None if seconds is None else datetime.fromtimestamp(seconds, UTC).replace(tzinfo=None)
-
-
-def to_seconds(moment: datetime) -> float:
-    return moment.replace(tzinfo=UTC).timestamp()
-
-
-def copy_clock(clock: Clock) -> Clock:
-    """A clock to change before the change is stored (the game's own clock changes only once it is)."""
-    return Clock(clock.settings, list(clock.left), clock.seat, clock.since,
-                 list(clock.away) if clock.away is not None else None,
-                 {t: dict(b) for t, b in clock.votes.items()})
 
 
 class StaleCopy(ServiceError):
@@ -149,7 +143,7 @@ class GameService:
         """Restore the games in which a bot must decide (their bots carry on), then start the janitor and a
         background check of every other running game (damaged ones are quarantined)."""
         self.bots.start()
-        ids = await self.read(self.store.ids_waiting_for_bots)
+        ids = await self.read(self.store.ids_waiting_for_bots) if self.config.bots == "inline" else []
         restored = 0
         for game_id in ids:
             try:
@@ -334,7 +328,8 @@ class GameService:
             "table_options": table_opts,
             "hotseat_hash": live.hotseat_hash, "creator_hash": live.creator_hash, "seed_public": chosen,
             "status": RUNNING, "status_note": None, "version": 0, "turn": game.state.turn,
-            "snapshot": game.state.to_snapshot(), "bot_turn": self._bot_turn(live), "created_at": now, "updated_at": now,
+            "snapshot": game.state.to_snapshot(), "bot_turn": bot_turn(live), "created_at": now, "updated_at": now,
+            "has_human": live.has_human,
         })
         self.games[game_id] = live
         self._lobby.clear()
@@ -391,21 +386,7 @@ class GameService:
         return self._live(stored)
 
     def _live(self, stored: StoredGame) -> LiveGame:
-        status = stored.status
-        state = stored.game.state
-        if status == RUNNING and state.is_over:
-            status = OVER
-        clock = stored.clock
-        if clock is None:  # stored before clocks: no clock, the period counted from the last change
-            clock = Clock.start(ClockSettings(), len(stored.seats), state.decider, to_seconds(stored.updated_at))
-            if state.is_over:
-                clock.seat = -1
-        return LiveGame(
-            stored.id, stored.game, stored.seats, stored.hotseat_hash, creator_hash=stored.creator_hash,
-            seed_public=stored.seed_public, status=status, status_note=stored.status_note, scores=stored.scores,
-            table=stored.table, deltas=stored.deltas, clock=clock, takeover_after=self.config.takeover_after,
-            stored=stored.revision,
-        )
+        return live_from_stored(stored, self.config.takeover_after)
 
     async def _quarantine(self, game_id: str, reason: str) -> None:
         log.error("game %s is damaged and quarantined: %s", game_id, reason)
@@ -519,21 +500,14 @@ class GameService:
             parsed = game.parse(move)
         except HansaError as exc:
             raise ServiceError(400, str(exc)) from exc
-        after = game.state.copy()
-        turn = after.turn
+        before = game.state.decider
         try:
-            after.play(parsed, seat)
+            prepared = prepare_move(live, parsed, seat, self.now(), back)
         except HansaError as exc:
             raise ServiceError(422, str(exc), getattr(exc, "rule", None) or None) from exc
-        n = len(game.moves) + 1
-        now = self.now()
-        clock = copy_clock(live.clock)
-        if back:
-            clock.set_away(seat, False, now)
-        before = game.state.decider
-        clock.advance(after.decider, after.turn != turn or after.is_over, now, over=after.is_over)
+        n, after, clock = prepared.n, prepared.after, prepared.clock
         live.stored = await self.write(
-            self.store.store_move, live.id, n, seat, turn, parsed.text(), self._row(live, after, n, clock), live.stored,
+            self.store.store_move, live.id, n, seat, prepared.turn, parsed.text(), prepared.row, live.stored,
         )
         live.record_delta(n, move_delta(game.state, after))
         game.play(parsed, seat)
@@ -545,33 +519,6 @@ class GameService:
         self._clock_wake.set()
         self._notify_turn(live, before)
         return parsed
-
-    def _row(self, live: LiveGame, state: GameState, version: int, clock: Clock) -> dict[str, Any]:
-        """The game row's columns for ``state`` after ``version`` moves, with ``clock``."""
-        status = OVER if state.is_over else live.status
-        return {
-            "version": version, "status": status, "turn": state.turn, "snapshot": state.to_snapshot(),
-            "bot_turn": self._bot_turn(live, state, clock), **self._clock_columns(clock),
-        }
-
-    @staticmethod
-    def _clock_columns(clock: Clock) -> dict[str, Any]:
-        return {"clock": clock.to_json(), "deadline": to_datetime(clock.deadline())}
-
-    @staticmethod
-    def _bot_for(live: LiveGame, seat: int, clock: Clock | None = None) -> str | None:
-        """The bot that plays ``seat`` now: the seat's own, the timeout bot while its player is away, or None."""
-        s = live.seats[seat]
-        if s.type == "bot":
-            return s.bot
-        clock = clock or live.clock
-        return clock.settings.bot if clock.is_away(seat) else None
-
-    @classmethod
-    def _bot_turn(cls, live: LiveGame, state: GameState | None = None, clock: Clock | None = None) -> bool:
-        state = state or live.game.state
-        return (live.status == RUNNING and not state.is_over
-                and cls._bot_for(live, state.decider, clock) is not None)
 
     async def undo(
         self, game_id: str, token: str | None, version: int | None, seat: int | None,
@@ -596,7 +543,7 @@ class GameService:
             earlier = game.state_before()
             clock = copy_clock(live.clock)
             clock.undo(earlier.decider, game.state.turn - earlier.turn, self.now())
-            live.stored = await self.write(self.store.store_undo, live.id, self._row(live, earlier, before - 1, clock), live.stored)
+            live.stored = await self.write(self.store.store_undo, live.id, game_row(live, earlier, before - 1, clock), live.stored)
             game.undo_own(seat)
             live.clock = clock
             live.scores.pop()
@@ -712,8 +659,9 @@ class GameService:
     # ------------------------------------------------------------------ bots
 
     def kick(self, live: LiveGame) -> None:
-        """Make sure the game's bot task runs if a bot must decide."""
-        if self._closing or not self._bot_turn(live):
+        """Make sure the game's bot task runs if a bot must decide (with ``--bots queue`` the bot workers play
+        them: nothing to do here)."""
+        if self._closing or self.config.bots == "queue" or not bot_turn(live):
             return
         if live.bot_task is None or live.bot_task.done():
             live.bot_task = asyncio.create_task(self._run_bots(live), name=f"bots-{live.id}")
@@ -730,7 +678,7 @@ class GameService:
             if state.is_over:
                 return
             seat = state.decider
-            spec = self._bot_for(live, seat)
+            spec = bot_for(live, seat)
             if spec is None:
                 return
             if not live.has_human and live.version >= self.config.bot_move_budget:
@@ -757,7 +705,7 @@ class GameService:
                 continue
             try:
                 async with live.lock:
-                    if live.version != version or live.status != RUNNING or self._bot_for(live, seat) != spec:
+                    if live.version != version or live.status != RUNNING or bot_for(live, seat) != spec:
                         continue  # someone undid or moved meanwhile, or the seat's player came back: think again
                     await self._apply(live, text, seat)
             except StaleCopy:
@@ -823,7 +771,7 @@ class GameService:
             clock = live.clock
             if live.status != RUNNING or live.game.state.is_over or not clock.expired(now):
                 # the stored deadline is out of date (the game moved on meanwhile): store the right one
-                live.stored = await self.write(self.store.store_seats, live.id, self._clock_columns(clock), live.stored)
+                live.stored = await self.write(self.store.store_seats, live.id, clock_columns(clock), live.stored)
                 return False
             seat = clock.seat
             log.info("game %s: seat %d ran out of time (%s)", live.id, seat, clock.settings.on_timeout)
@@ -831,7 +779,7 @@ class GameService:
                 changed = copy_clock(clock)
                 changed.set_away(seat, True, now)
                 live.stored = await self.write(self.store.store_seats, live.id, {
-                    **self._clock_columns(changed), "bot_turn": self._bot_turn(live, None, changed),
+                    **clock_columns(changed), "bot_turn": bot_turn(live, None, changed),
                 }, live.stored)
                 live.clock = changed
                 self._changed(live)
@@ -872,7 +820,7 @@ class GameService:
             clock = copy_clock(live.clock)
             clock.set_away(seat, False, self.now())
             live.stored = await self.write(self.store.store_seats, live.id, {
-                **self._clock_columns(clock), "bot_turn": self._bot_turn(live, None, clock),
+                **clock_columns(clock), "bot_turn": bot_turn(live, None, clock),
             }, live.stored)
             live.clock = clock
             self._changed(live)
@@ -923,11 +871,12 @@ class GameService:
                 clock.set_away(target, False, self.now())
                 clock.votes.pop(target, None)
                 values["players"] = [s.to_json() for s in seats]
+                values["has_human"] = any(s.type == "human" for s in seats)
                 log.info("game %s: seat %d taken over by the %s bot on a vote", live.id, target, bot)
             before = live.seats
             live.seats = seats
             try:
-                values.update(self._clock_columns(clock), bot_turn=self._bot_turn(live, None, clock))
+                values.update(clock_columns(clock), bot_turn=bot_turn(live, None, clock))
                 live.stored = await self.write(self.store.store_seats, live.id, values, live.stored)
             except BaseException:
                 live.seats = before

@@ -387,6 +387,34 @@ class Store:
             rows = conn.execute(select(GAMES.c.id).where(GAMES.c.status == RUNNING, GAMES.c.updated_at < cutoff))
             return [r[0] for r in rows]
 
+    def claim_bot_turn(self, owner: str, now: datetime, until: datetime, settled: datetime) -> str | None:
+        """Take the next bot turn for the bot worker ``owner`` until ``until``: a running game in which a bot must
+        decide, whose lease is free or ran out, last changed at or before ``settled`` (the bots' pause); games with
+        a human first, then the longest waiting.  ``FOR UPDATE SKIP LOCKED`` on PostgreSQL, so that workers
+        never wait for each other or take the same turn.  The game id, None when no turn waits."""
+        pick = (
+            select(GAMES.c.id)
+            .where(GAMES.c.status == RUNNING, GAMES.c.bot_turn.is_(True), GAMES.c.updated_at <= settled,
+                   (GAMES.c.bot_lease_until.is_(None)) | (GAMES.c.bot_lease_until < now))
+            .order_by(GAMES.c.has_human.desc(), GAMES.c.updated_at)
+            .limit(1)
+            .with_for_update(skip_locked=True)
+        )
+        with self.engine.begin() as conn:
+            game_id = conn.execute(pick).scalar_one_or_none()
+            if game_id is None:
+                return None
+            conn.execute(update(GAMES).where(GAMES.c.id == game_id).values(bot_lease_until=until, bot_lease_owner=owner))
+            return str(game_id)
+
+    def release_bot_turn(self, game_id: str, owner: str, until: datetime | None = None) -> None:
+        """Give a bot turn back (``until``: not before then, after a failure)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(GAMES).where(GAMES.c.id == game_id, GAMES.c.bot_lease_owner == owner)
+                .values(bot_lease_until=until, bot_lease_owner=None)
+            )
+
     def next_deadline(self) -> datetime | None:
         """The earliest deadline of a running game's clock."""
         with self.engine.connect() as conn:
