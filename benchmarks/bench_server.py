@@ -1,4 +1,4 @@
-"""Load benchmark: N concurrent simulated clients play bot-driven games against one `hansa serve` process.
+"""Load benchmark: N concurrent simulated clients play bot-driven games against `hansa serve` process(es).
 
 Each client creates a two-player game in which it holds both seats (hot-seat token), keeps a WebSocket open
 to receive the live views, and plays every decision by choosing a legal move with a bot policy (claim when
@@ -12,6 +12,10 @@ creation latency is reported separately.
     python benchmarks/bench_server.py --clients 50 200 --seconds 60 --think 1.0 --ramp 10
 
 The server runs with SQLite (the default database) in its own process; the clients run in this process.
+``--database-url postgresql://...`` runs it on PostgreSQL, and ``--processes P`` starts P `hansa serve`
+processes on that database (as behind a load balancer: client i talks to process i mod P, its moves' views reach
+the other processes through LISTEN/NOTIFY).  The database's write rate during the measured window is reported
+(PostgreSQL: committed transactions per second from pg_stat_database; both: moves stored per second).
 Measures; asserts nothing.
 """
 
@@ -109,20 +113,51 @@ async def client(
     return moves
 
 
-async def run(base: str, clients: int, seconds: float, think: float, ramp: float) -> dict[str, Any]:
+def database_counters(url: str | None) -> dict[str, int]:
+    """Moves stored so far, and on PostgreSQL the database's committed transactions."""
+    if url is None:
+        return {}
+    import sqlalchemy
+
+    engine = sqlalchemy.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    with engine.connect() as conn:
+        out = {"moves": int(conn.execute(sqlalchemy.text("SELECT count(*) FROM moves")).scalar_one())}
+        if engine.dialect.name == "postgresql":
+            out["commits"] = int(conn.execute(sqlalchemy.text(
+                "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")).scalar_one())
+    engine.dispose()
+    return out
+
+
+async def run(bases: list[str], clients: int, seconds: float, think: float, ramp: float,
+              database: str | None = None) -> dict[str, Any]:
     latencies: list[float] = []
     creations: list[float] = []
     errors: list[str] = []
     limits = httpx.Limits(max_connections=clients + 10, max_keepalive_connections=clients + 10)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+    https = [httpx.AsyncClient(base_url=b, timeout=60, limits=limits) for b in bases]
+    try:
         begin = time.perf_counter()
         start = begin + ramp  # every client has joined: the measured window starts
         until = start + seconds
+
+        async def window() -> tuple[dict[str, int], dict[str, int]]:
+            await asyncio.sleep(max(0.0, start - time.perf_counter()))
+            first = await asyncio.to_thread(database_counters, database)
+            await asyncio.sleep(max(0.0, until - time.perf_counter()))
+            return first, await asyncio.to_thread(database_counters, database)
+
+        counter = asyncio.create_task(window())
         counts = await asyncio.gather(*[
-            client(base, 1000 + i, begin + ramp * i / clients, start, until, think, latencies, creations, errors, http)
+            client(bases[i % len(bases)], 1000 + i, begin + ramp * i / clients, start, until, think, latencies,
+                   creations, errors, https[i % len(bases)])
             for i in range(clients)
         ])
         elapsed = time.perf_counter() - start
+        first, last = await counter
+    finally:
+        for http in https:
+            await http.aclose()
     lat = sorted(latencies)
 
     def pct(p: float, values: list[float] = lat) -> float:
@@ -144,6 +179,8 @@ async def run(base: str, clients: int, seconds: float, think: float, ramp: float
         "create_ms": {"p50": pct(0.5, created), "p99": pct(0.99, created)},
         "errors": len(errors),
         "error_sample": errors[:3],
+        "processes": len(bases),
+        "database": {k: round((last[k] - first[k]) / seconds, 1) for k in first} if first else None,
     }
 
 
@@ -154,32 +191,38 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds between a client's moves")
     parser.add_argument("--ramp", type=float, default=10.0, help="seconds over which the clients join (evenly); moves are measured after it")
     parser.add_argument("--url", help="use a running server instead of starting one")
+    parser.add_argument("--database-url", help="database of the started servers (default: a new SQLite file)")
+    parser.add_argument("--processes", type=int, default=1, help="`hansa serve` processes to start on the database")
     parser.add_argument("--json", help="also write the results here")
     args = parser.parse_args()
     results = []
     for n in args.clients:
-        proc = None
-        base = args.url
-        if base is None:
-            port = free_port()
-            db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
+        procs: list[subprocess.Popen[bytes]] = []
+        bases = [args.url] if args.url else []
+        database = args.database_url
+        if not bases:
+            if database is None:
+                database = f"sqlite:///{Path(tempfile.mkdtemp()) / 'bench.sqlite3'}"
             hansa = str(Path(sys.executable).parent / "hansa")
-            proc = subprocess.Popen(
-                [hansa, "serve", "--port", str(port), "--database-url", f"sqlite:///{db}", "--bot-delay", "0", "--bot-processes", "0",
-                 "--create-per-minute", "100000", "--ws-per-client", "100000", "--max-live-games", "100000"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            )
-            base = f"http://127.0.0.1:{port}"
-            for _ in range(200):
-                try:
-                    if httpx.get(base + "/api/bots", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
+            for _ in range(args.processes):
+                port = free_port()
+                procs.append(subprocess.Popen(
+                    [hansa, "serve", "--port", str(port), "--database-url", database, "--bot-delay", "0",
+                     "--bot-processes", "0", "--create-per-minute", "100000", "--ws-per-client", "100000",
+                     "--max-live-games", "100000"],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                ))
+                bases.append(f"http://127.0.0.1:{port}")
+                for _ in range(300):
+                    try:
+                        if httpx.get(bases[-1] + "/api/bots", timeout=1).status_code == 200:
+                            break
+                    except httpx.HTTPError:
+                        time.sleep(0.1)
         try:
-            result = asyncio.run(run(base, n, args.seconds, args.think, args.ramp))
+            result = asyncio.run(run(bases, n, args.seconds, args.think, args.ramp, database))
         finally:
-            if proc is not None:
+            for proc in procs:
                 proc.terminate()
                 proc.wait()
         results.append(result)
