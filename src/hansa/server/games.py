@@ -74,7 +74,9 @@ from .store import (
     Store,
     StoredGame,
     assign_colours,
+    clock_of_row,
     decode_cursor,
+    seats_of_row,
 )
 from .webhooks import WebhookRefused, Webhooks
 
@@ -240,33 +242,80 @@ class GameService:
                 asyncio.get_running_loop().create_task(self._refresh(game_id), name=f"refresh-{game_id}")
 
     async def _refresh(self, game_id: str) -> None:
-        """Bring the copy in memory up to the stored game (another process changed it) and push the new views."""
+        """Bring the copy in memory up to the stored game (another process changed it) and push the new views:
+        the new moves are played on the copy when its own moves are still the stored ones, otherwise (an undo
+        elsewhere, anything unexpected) the game is loaded again."""
         try:
             live = self.games.get(game_id)
             if live is None:
                 return
             async with live.lock:
                 try:
-                    stored = await self.read(self.store.load, game_id)
-                except (ServiceError, Damaged):
-                    self.games.pop(game_id, None)  # loaded (and checked) again at the next request
-                    return
-                if stored is None:
+                    tail = await self.read(self.store.load_tail, game_id, max(1, live.version))
+                except ServiceError:
+                    return  # the database is away: the next notice or request brings the copy up to date
+                if tail is None:
                     self.games.pop(game_id, None)
                     self._cancel_bots(live)
                     self.hub.close_game(game_id, 4410, "the game was deleted")
                     return
-                if stored.revision <= live.stored:
+                row, moves = tail
+                if int(row["revision"]) <= live.stored:
                     return
-                fresh = self._live(stored)
-                live.game, live.seats, live.clock, live.stored = fresh.game, fresh.seats, fresh.clock, fresh.stored
-                live.status, live.status_note, live.scores = fresh.status, fresh.status_note, fresh.scores
-                live.deltas, live.table = fresh.deltas, fresh.table
+                if not self._catch_up(live, row, moves):
+                    try:
+                        stored = await self.read(self.store.load, game_id)
+                    except (ServiceError, Damaged):
+                        self.games.pop(game_id, None)  # loaded (and checked) again at the next request
+                        return
+                    if stored is None:
+                        return
+                    fresh = self._live(stored)
+                    live.game, live.seats, live.clock, live.stored = fresh.game, fresh.seats, fresh.clock, fresh.stored
+                    live.status, live.status_note, live.scores = fresh.status, fresh.status_note, fresh.scores
+                    live.deltas, live.table = fresh.deltas, fresh.table
                 self._changed(live)
             self._clock_wake.set()
             self.kick(live)
         finally:
             self._refreshing.discard(game_id)
+
+    @staticmethod
+    def _catch_up(live: LiveGame, row: dict[str, Any], moves: list[tuple[int, str]]) -> bool:
+        """Play the stored moves after the copy's on it and take the row's seats, clock and status; False (copy
+        untouched) when the copy's last move is not the stored one or anything does not fit."""
+        game = live.game
+        have = live.version
+        if int(row["version"]) < have:
+            return False
+        if have and (not moves or moves[0] != (have, game.moves[-1].text())):
+            return False
+        new = moves[1:] if have else moves
+        if [n for n, _ in new] != list(range(have + 1, int(row["version"]) + 1)):
+            return False
+        try:
+            seats, clock = seats_of_row(row["players"]), clock_of_row(row["clock"])
+            if len(seats) != len(live.seats):
+                return False
+            states = []
+            state = game.state.copy()
+            for _, text in new:
+                before = state.copy()
+                state.play(game.parse(text))
+                states.append(before)
+        except (Damaged, HansaError):
+            return False
+        for (n, text), before in zip(new, states):
+            game.play(text)
+            live.record_delta(n, move_delta(before, game.state))
+            live.scores.append(list(game.state.score))
+        live.seats = seats
+        if clock is not None:
+            live.clock = clock
+        live.status, live.status_note, live.stored = row["status"], row["status_note"], int(row["revision"])
+        if live.status == RUNNING and game.state.is_over:
+            live.status = OVER
+        return True
 
     # ------------------------------------------------------------------ creation and loading
 

@@ -288,6 +288,18 @@ class Store:
             moves = self._moves(conn, game_id)
         return replay_stored(dict(row), moves)
 
+    def load_tail(self, game_id: str, since: int) -> tuple[dict[str, Any], list[tuple[int, str]]] | None:
+        """The game row and its moves from number ``since`` on (for a process bringing its copy up to date);
+        None if there is no such game."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(*_ROW_COLUMNS).where(GAMES.c.id == game_id)).mappings().first()
+            if row is None:
+                return None
+            moves = conn.execute(
+                select(MOVES.c.n, MOVES.c.text).where(MOVES.c.game_id == game_id, MOVES.c.n >= since).order_by(MOVES.c.n)
+            )
+            return dict(row), [(int(n), text) for n, text in moves]
+
     def load_row(self, game_id: str) -> dict[str, Any] | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(*_ROW_COLUMNS).where(GAMES.c.id == game_id)).mappings().first()
