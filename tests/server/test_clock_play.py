@@ -77,6 +77,9 @@ def test_timeout_in_own_turn_a_bot_plays_the_seat_until_its_player_comes_back(sr
     assert v["players"][0]["away"] is True
     assert v["version"] >= 1 and all(e["seat"] == 0 for e in v["log"])  # the purpose bot played seat 0's turn
     assert v["clock"]["seat"] == 1 and v["clock"]["left"][0] == 0  # an away seat earns no increment
+    # Ada cannot take back what the bot played for her
+    assert srv.view(gid, ada)["undo"] == 0
+    assert srv.post(f"/api/games/{gid}/undo", {}, ada).status_code == 422
     # Seats 1 and 2 end their turns; the bot plays seat 0's next turn at once.
     n = v["version"]
     srv.move(gid, hot, "end")

@@ -96,7 +96,8 @@ class BotWorker:
         seed = (live.game.seed or 0) * 7919 + live.version * 31 + seat + failures
         try:
             text = _decide(state.copy(), spec if failures < FALLBACK_AFTER else "random", seed)
-            prepared = prepare_move(live, live.game.parse(text), seat, self.now())
+            prepared = prepare_move(live, live.game.parse(text), seat, self.now(),
+                                    for_player=live.seats[seat].type == "human")
         except Exception as exc:  # noqa: BLE001 - a bot bug (or an illegal move: HansaError) must not stop the game
             self.failures[key] = failures + 1
             log.exception("bot %s failed in game %s (%d in a row): %s", spec, game_id, failures + 1, exc)

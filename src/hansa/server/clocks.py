@@ -103,6 +103,9 @@ class Clock:
     away: list[bool] | None = None
     #: Takeover votes: target seat -> {voting seat: the bot level it voted for}.
     votes: dict[int, dict[int, str]] = field(default_factory=dict)
+    #: Moves up to this number cannot be taken back: a bot (or the end-turn policy) made the last of them for a
+    #: human seat, and a player takes back only their own moves.
+    undo_floor: int = 0
 
     @classmethod
     def start(cls, settings: ClockSettings, seats: int, decider: int, now: float) -> Clock:
@@ -218,7 +221,8 @@ class Clock:
     def to_json(self) -> dict[str, Any]:
         return {"settings": self.settings.to_json(), "left": self.left, "seat": self.seat, "since": self.since,
                 "away": self.away or [False] * len(self.left),
-                "votes": {str(t): {str(v): b for v, b in ballots.items()} for t, ballots in self.votes.items()}}
+                "votes": {str(t): {str(v): b for v, b in ballots.items()} for t, ballots in self.votes.items()},
+                "undo_floor": self.undo_floor}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Clock:
@@ -229,6 +233,7 @@ class Clock:
             seat, since = int(data["seat"]), float(data["since"])
             away = [bool(x) for x in data["away"]]
             votes = {int(t): {int(v): str(b) for v, b in ballots.items()} for t, ballots in data.get("votes", {}).items()}
+            floor = int(data.get("undo_floor", 0))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ValueError(f"unreadable clock: {exc}") from None
         n = len(left)
@@ -236,4 +241,4 @@ class Clock:
             raise ValueError("unreadable clock: seats do not match")
         if any(not 0 <= t < n or any(not 0 <= v < n for v in b) for t, b in votes.items()):
             raise ValueError("unreadable clock: a vote names no seat")
-        return cls(settings, left, seat, since, away, votes)
+        return cls(settings, left, seat, since, away, votes, max(0, floor))

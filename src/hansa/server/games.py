@@ -61,6 +61,7 @@ from .rows import (
     prepare_move,
     to_datetime,
     to_seconds,
+    undoable,
 )
 from .sockets import SocketHub
 from .store import (
@@ -122,6 +123,8 @@ class GameService:
         #: Set once this process listens for other processes' changes (PostgreSQL only).
         self.listening: asyncio.Event | None = None
         self._refreshing: set[str] = set()
+        #: The newest revision other processes announced, per game being brought up to date.
+        self._wanted: dict[str, int] = {}
         self.games: dict[str, LiveGame] = {}
         self.damaged: dict[str, str] = {}
         self.bots = BotPool(config.bot_processes)
@@ -230,55 +233,69 @@ class GameService:
             live.status = "deleted"
             self.hub.close_game(game_id, 4410, "the game was deleted")
             return
-        if revision > live.stored and game_id not in self._refreshing:
-            self._refreshing.add(game_id)
-            asyncio.get_running_loop().create_task(self._refresh(game_id), name=f"refresh-{game_id}")
+        self._want(game_id, revision)
 
     def _on_reconnect(self) -> None:
         """Notices may have been missed while the connection was down: check every game held in memory."""
-        for game_id in list(self.games):
-            if game_id not in self._refreshing:
-                self._refreshing.add(game_id)
-                asyncio.get_running_loop().create_task(self._refresh(game_id), name=f"refresh-{game_id}")
+        for game_id, live in list(self.games.items()):
+            self._want(game_id, live.stored + 1)
+
+    def _want(self, game_id: str, revision: int) -> None:
+        """The stored game is at ``revision`` (at least): bring the copy there.  Notices that come while a copy is
+        being brought up to date raise the mark, and the same task goes on until the copy reaches it."""
+        live = self.games.get(game_id)
+        if live is None or revision <= live.stored:
+            return
+        self._wanted[game_id] = max(revision, self._wanted.get(game_id, -1))
+        if game_id not in self._refreshing:
+            self._refreshing.add(game_id)
+            asyncio.get_running_loop().create_task(self._refresh(game_id), name=f"refresh-{game_id}")
 
     async def _refresh(self, game_id: str) -> None:
-        """Bring the copy in memory up to the stored game (another process changed it) and push the new views:
-        the new moves are played on the copy when its own moves are still the stored ones, otherwise (an undo
-        elsewhere, anything unexpected) the game is loaded again."""
         try:
-            live = self.games.get(game_id)
-            if live is None:
-                return
-            async with live.lock:
-                try:
-                    tail = await self.read(self.store.load_tail, game_id, max(1, live.version))
-                except ServiceError:
-                    return  # the database is away: the next notice or request brings the copy up to date
-                if tail is None:
-                    self.games.pop(game_id, None)
-                    self._cancel_bots(live)
-                    self.hub.close_game(game_id, 4410, "the game was deleted")
+            while True:
+                live = self.games.get(game_id)
+                if live is None or self._wanted.get(game_id, -1) <= live.stored:
                     return
-                row, moves = tail
-                if int(row["revision"]) <= live.stored:
-                    return
-                if not self._catch_up(live, row, moves):
-                    try:
-                        stored = await self.read(self.store.load, game_id)
-                    except (ServiceError, Damaged):
-                        self.games.pop(game_id, None)  # loaded (and checked) again at the next request
-                        return
-                    if stored is None:
-                        return
-                    fresh = self._live(stored)
-                    live.game, live.seats, live.clock, live.stored = fresh.game, fresh.seats, fresh.clock, fresh.stored
-                    live.status, live.status_note, live.scores = fresh.status, fresh.status_note, fresh.scores
-                    live.deltas, live.table = fresh.deltas, fresh.table
-                self._changed(live)
-            self._clock_wake.set()
-            self.kick(live)
+                if not await self._refresh_once(game_id, live):
+                    return  # nothing newer is stored (or the database is away): the next notice starts again
+                self._clock_wake.set()
+                self.kick(live)
         finally:
             self._refreshing.discard(game_id)
+            self._wanted.pop(game_id, None)
+
+    async def _refresh_once(self, game_id: str, live: LiveGame) -> bool:
+        """Bring the copy up to the stored game and push the new views: the new moves are played on the copy when
+        its own moves are still the stored ones, otherwise (an undo elsewhere, anything unexpected) the game is
+        loaded again.  False when nothing newer was found."""
+        async with live.lock:
+            try:
+                tail = await self.read(self.store.load_tail, game_id, max(1, live.version))
+            except ServiceError:
+                return False
+            if tail is None:
+                self.games.pop(game_id, None)
+                self._cancel_bots(live)
+                self.hub.close_game(game_id, 4410, "the game was deleted")
+                return False
+            row, moves = tail
+            if int(row["revision"]) <= live.stored:
+                return False
+            if not self._catch_up(live, row, moves):
+                try:
+                    stored = await self.read(self.store.load, game_id)
+                except (ServiceError, Damaged):
+                    self.games.pop(game_id, None)  # loaded (and checked) again at the next request
+                    return False
+                if stored is None:
+                    return False
+                fresh = self._live(stored)
+                live.game, live.seats, live.clock, live.stored = fresh.game, fresh.seats, fresh.clock, fresh.stored
+                live.status, live.status_note, live.scores = fresh.status, fresh.status_note, fresh.scores
+                live.deltas, live.table = fresh.deltas, fresh.table
+            self._changed(live)
+            return True
 
     @staticmethod
     def _catch_up(live: LiveGame, row: dict[str, Any], moves: list[tuple[int, str]]) -> bool:
@@ -540,7 +557,7 @@ class GameService:
         self.kick(live)
         return live
 
-    async def _apply(self, live: LiveGame, move: Any, seat: int, back: bool = False) -> Move:
+    async def _apply(self, live: LiveGame, move: Any, seat: int, back: bool = False, for_player: bool = False) -> Move:
         """Validate the move on a copy of the position, store the result, and only then play it on the game: memory
         never shows a move the database does not hold (a failed write leaves the game untouched: 503).  Caller holds
         the lock."""
@@ -551,7 +568,7 @@ class GameService:
             raise ServiceError(400, str(exc)) from exc
         before = game.state.decider
         try:
-            prepared = prepare_move(live, parsed, seat, self.now(), back)
+            prepared = prepare_move(live, parsed, seat, self.now(), back, for_player and live.seats[seat].type == "human")
         except HansaError as exc:
             raise ServiceError(422, str(exc), getattr(exc, "rule", None) or None) from exc
         n, after, clock = prepared.n, prepared.after, prepared.clock
@@ -586,7 +603,7 @@ class GameService:
                 seat = game.movers[-1] if game.movers and game.movers[-1] in seats else seats[0]
             if seat not in seats:
                 raise ServiceError(403, f"your token does not control seat {seat}")
-            if game.undoable(seat) < 1:
+            if undoable(live, seat) < 1:
                 raise ServiceError(422, "nothing to undo: only your own latest moves, before anyone else moves or a marker is revealed")
             before = len(game.moves)
             earlier = game.state_before()
@@ -756,7 +773,7 @@ class GameService:
                 async with live.lock:
                     if live.version != version or live.status != RUNNING or bot_for(live, seat) != spec:
                         continue  # someone undid or moved meanwhile, or the seat's player came back: think again
-                    await self._apply(live, text, seat)
+                    await self._apply(live, text, seat, for_player=True)
             except StaleCopy:
                 return  # this copy was dropped; the game is loaded again and its bots go on from there
             except ServiceError as exc:
@@ -850,7 +867,7 @@ class GameService:
                 text = forced.text()
             else:
                 text = await self.bots.decide(state, "heuristic", (live.game.seed or 0) + live.version, HUMAN_WAITING)
-            await self._apply(live, text, seat)
+            await self._apply(live, text, seat, for_player=True)
 
     async def come_back(self, game_id: str, token: str | None, seat: int | None) -> LiveGame:
         """The player of a seat that a bot plays after a timeout takes it back."""

@@ -156,7 +156,7 @@ def view_for(live: LiveGame, seats: list[int]) -> dict[str, Any]:
         legal = [{"text": m.text(), "json": m.to_json()} for m in state.legal_moves()]
     undo = 0
     if live.status == RUNNING and game.movers and game.movers[-1] in seats:
-        undo = game.undoable(game.movers[-1])
+        undo = max(0, min(game.undoable(game.movers[-1]), live.version - live.clock.undo_floor))
     start = max(0, len(game.moves) - LOG_TAIL)
     return {
         "id": live.id,

@@ -27,7 +27,7 @@ def copy_clock(clock: Clock) -> Clock:
     """A clock to change before the change is stored (the game's own clock changes only once it is)."""
     return Clock(clock.settings, list(clock.left), clock.seat, clock.since,
                  list(clock.away) if clock.away is not None else None,
-                 {t: dict(b) for t, b in clock.votes.items()})
+                 {t: dict(b) for t, b in clock.votes.items()}, clock.undo_floor)
 
 
 def bot_for(live: LiveGame, seat: int, clock: Clock | None = None) -> str | None:
@@ -43,6 +43,12 @@ def bot_turn(live: LiveGame, state: GameState | None = None, clock: Clock | None
     """A bot must decide in ``state`` (default: the game's position) with ``clock``."""
     state = state or live.game.state
     return live.status == RUNNING and not state.is_over and bot_for(live, state.decider, clock) is not None
+
+
+def undoable(live: LiveGame, seat: int) -> int:
+    """How many moves ``seat``'s player may take back now: their own latest moves (the game's rule), never one a
+    bot or a timeout made for them."""
+    return max(0, min(live.game.undoable(seat), live.version - live.clock.undo_floor))
 
 
 def clock_columns(clock: Clock) -> dict[str, Any]:
@@ -71,9 +77,11 @@ class PreparedMove:
     row: dict[str, Any]
 
 
-def prepare_move(live: LiveGame, move: Move, seat: int, now: float, back: bool = False) -> PreparedMove:
+def prepare_move(live: LiveGame, move: Move, seat: int, now: float, back: bool = False, for_player: bool = False
+                 ) -> PreparedMove:
     """Play ``move`` for ``seat`` on a copy of the position and advance a copy of the clock at ``now`` (``back``:
-    the seat's player is back from being away); raises the engine's error for an illegal move."""
+    the seat's player is back from being away; ``for_player``: a bot or a timeout policy makes the move for a
+    human seat, so that its player cannot take it back); raises the engine's error for an illegal move."""
     after = live.game.state.copy()
     turn = after.turn
     after.play(move, seat)
@@ -82,6 +90,8 @@ def prepare_move(live: LiveGame, move: Move, seat: int, now: float, back: bool =
         clock.set_away(seat, False, now)
     clock.advance(after.decider, after.turn != turn or after.is_over, now, over=after.is_over)
     n = len(live.game.moves) + 1
+    if for_player:
+        clock.undo_floor = n
     return PreparedMove(move, seat, n, turn, after, clock, game_row(live, after, n, clock))
 
 
