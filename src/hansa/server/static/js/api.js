@@ -91,6 +91,14 @@ export const api = {
   moveLog: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/log`),
   replay: (id, k) => request("GET", `/api/games/${encodeURIComponent(id)}/replay/${k}`),
   recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
+  /** The away player takes their seat back from the timeout bot (409 when it is not away). */
+  back: (id, token, seat) => request("POST", `/api/games/${encodeURIComponent(id)}/back`, { token, body: seat === undefined ? {} : { seat } }),
+  /** Vote for a bot of level ``bot`` to take over the abandoned seat ``seat`` (``bot`` null withdraws the vote). */
+  takeover: (id, token, seat, bot) => request("POST", `/api/games/${encodeURIComponent(id)}/takeover`, { token, body: { seat, bot } }),
+  /** Set (``url``) or remove (null) the seat's "your turn" webhook: {seat, webhook}. */
+  webhook: (id, token, seat, url) => request("PUT", `/api/games/${encodeURIComponent(id)}/webhook`, { token, body: seat === undefined ? { url } : { url, seat } }),
+  /** The games of the seat tokens this browser holds, [{id, token}] (at most 100; tokens in the body, never a URL). */
+  myGames: (games) => request("POST", "/api/my-games", { body: { games } }),
 };
 
 /** WebSocket close codes of the server (docs/api.md, "WebSocket limits and close codes"). */

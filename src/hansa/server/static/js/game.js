@@ -16,7 +16,9 @@ import { scoreChart } from "./chart.js";
 import { PACES, Player, stepsSince } from "./playback.js";
 import { loadSettings, saveSettings } from "./settings.js";
 import { Zoom } from "./zoom.js";
-import { errorHead, initLanguage, language, languagePicker, t, tn } from "./i18n.js";
+import { errorHead, errorMessage, initLanguage, language, languagePicker, t, tn } from "./i18n.js";
+import { ServerTime, TIMEOUT_BOTS, abandoned, botLabel, formatClock, formatLong, seatClock, thinking, votesNeeded } from "./clock.js";
+import { rememberSeat } from "./store.js";
 
 const gameId = gameIdFromLocation();
 const token = tokenFromLocation();
@@ -59,6 +61,9 @@ const el = {
   zoomIn: $("#zoom-in"),
   zoomOut: $("#zoom-out"),
   zoomReset: $("#zoom-reset"),
+  awayBanner: $("#away-banner"),
+  clockBar: $("#clock-bar"),
+  takeover: $("#takeover"),
 };
 
 let view = null; // the newest view from the server (legal moves, desks)
@@ -72,12 +77,14 @@ let mode = null; // null | {type: "swap"} | {type: "pawn"} | {type: "shift", fro
 let busy = false;
 let endgameFor = null;
 let firstView = true;
+let wasMyDecision = false;
 let settings = loadSettings();
 let lastMarks = new Map(); // places changed by others since this seat's last move
 let hintMarks = new Map();
 let hoverMarks = new Map();
 let hintShown = null; // {version, move, text}
 const player = new Player({ show: showStep, done: playbackDone });
+const serverTime = new ServerTime(); // the clocks count from the server's time, never the browser's
 
 // ------------------------------------------------------------------ helpers
 
@@ -89,6 +96,8 @@ const HALTED = new Set(["stopped", "abandoned", "deleted", "damaged"]);
 const GONE = new Set(["deleted", "damaged"]); // nothing left to download or replay
 const routeOfHouse = (house) => house.slice(0, house.lastIndexOf(":"));
 const controls = (seat) => !!view && view.you.includes(seat);
+/** The viewer's own decision, not one the timeout bot makes for an away seat: the banner, the title, notifications. */
+const myDecision = (v) => mine(v) && !(v.players[v.state.turn.decider] || {}).away;
 
 /** The rules section an error names ("§2.6" -> "2.6"), for a link to /rules#s2-6. */
 function ruleSection(rule) {
@@ -130,7 +139,7 @@ function setTitle() {
   const base = t("title.game", { id: gameId });
   if (view && view.status === "over") document.title = `${t("status.over")} — ${base}`;
   else if (view && HALTED.has(view.status)) document.title = `${t(`halted.${view.status}`)} — ${base}`;
-  else document.title = mine(view) ? `● ${t("title.yourMove")} — ${base}` : base;
+  else document.title = myDecision(view) ? `● ${t("title.yourMove")} — ${base}` : base;
 }
 
 // ------------------------------------------------------------------ legal moves -> board targets
@@ -708,6 +717,7 @@ el.form.addEventListener("submit", (ev) => {
 
 /** A view from the server (a move's answer, the socket, a reload).  Others' moves are played back first. */
 function receive(v, { back = false } = {}) {
+  serverTime.sync(v.now);
   if (!back && view && v.version < view.version && v.status === view.status) return; // an older answer overtaken
   const prev = view;
   view = v;
@@ -761,7 +771,6 @@ function playbackDone() {
 /** Show the newest view completely: board, desks, controls, log, banners. */
 function adopt() {
   const v = view;
-  const wasMine = document.body.dataset.mine === "1";
   const changed = shown !== v.version;
   shown = v.version;
   if (changed) {
@@ -791,7 +800,7 @@ function adopt() {
   document.body.dataset.status = v.status;
   document.body.dataset.phase = v.state.turn.phase;
   // Your-decision notifications.
-  const now = mine(v);
+  const now = myDecision(v);
   el.turnBanner.hidden = !now;
   if (now) {
     clear(el.turnBanner).append(
@@ -800,9 +809,16 @@ function adopt() {
       v.state.turn.phase === "relocate" ? t("banner.relocate") : t("banner.turn", { n: v.state.turn.number }),
     );
   }
-  if (now && !wasMine && !firstView) notify(v);
+  if (now && !wasMyDecision && !firstView) notify(v);
+  wasMyDecision = now;
   firstView = false;
   setTitle();
+  renderAway(v);
+  renderTakeover(v);
+  renderClockBar(v);
+  renderNotifySettings(v);
+  tickClocks();
+  if (token && !GONE.has(v.status)) rememberSeat(v, token); // "My games" (/my-games) lists it from now on
   if (v.status === "over") renderEndgame();
   else if (HALTED.has(v.status)) renderHalted();
   else {
@@ -886,18 +902,21 @@ function redraw() {
   renderDesks(el.desks, view.state, ctx, {
     you: view.you,
     ended: view.status !== "running",
+    clock: deskClock,
+    note: deskNote,
     abilityKeys,
     onAbility: (a) => {
       const m = view.legal.find((x) => x.json.type === "improve" && x.json.ability === a);
       if (m) send(m.text);
     },
   });
+  tickClocks();
   renderControls();
 }
 
 function notify(v) {
   if (!("Notification" in window) || Notification.permission !== "granted") return;
-  if (document.hasFocus()) return;
+  if (!document.hidden && document.hasFocus()) return; // the player is looking at the page
   try {
     const n = new Notification(t("notify.title"), { body: t("notify.body", { id: v.id, n: v.state.turn.number }), tag: `hansa-${v.id}` });
     n.onclick = () => window.focus();
@@ -907,24 +926,279 @@ function notify(v) {
 }
 
 function setupNotifyButton() {
-  if (!("Notification" in window)) {
+  if (!notifySupported()) {
     el.notify.hidden = true;
     return;
   }
-  const update = () => {
-    const p = Notification.permission;
-    el.notify.textContent = t(p === "granted" ? "table.notifyOn" : p === "denied" ? "table.notifyBlocked" : "table.notify");
-    el.notify.disabled = p !== "default";
-  };
-  update();
-  el.notify.addEventListener("click", async () => {
-    try {
-      await Notification.requestPermission();
-    } catch {
-      /* ignore */
-    }
-    update();
+  updateNotifyButtons();
+  el.notify.addEventListener("click", askNotify);
+}
+
+// ------------------------------------------------------------------ clocks, away seats, takeover votes
+
+const timeoutBot = (v) => (v.clock && v.clock.bot) || "heuristic";
+const hasClock = (v) => !!v && !!v.clock && !!v.clock.kind && v.clock.kind !== "none";
+
+/** A seat's clock (filled in and counted down by tickClocks). */
+function clockNode(seat, cls) {
+  return h("span", { class: cls, role: "timer", "data-clock-seat": seat, hidden: true }, h("span", { class: "clock-icon", "aria-hidden": "true" }), h("span", { class: "clock-time" }));
+}
+
+function deskClock(seat) {
+  return hasClock(view) ? clockNode(seat, "clock desk-clock") : null;
+}
+
+/** Under a seat's name: away (a bot plays it since its time ran out), and the votes to hand it to a bot. */
+function deskNote(seat) {
+  const p = view.players[seat];
+  if (!p || !running(view)) return null;
+  const votes = (p.takeover_votes || []).length;
+  if (!p.away && !votes) return null;
+  return h(
+    "div",
+    { class: "desk-note" },
+    p.away ? h("span", { class: "away-mark", text: t("away.mark", { bot: botLabel(timeoutBot(view)) }) }) : null,
+    votes ? h("span", { class: "vote-mark", text: tn("takeover.votesOn", votes) }) : null,
+  );
+}
+
+/** The phone's strip of every seat's clock above the board (the desks are on another tab there). */
+function renderClockBar(v) {
+  clear(el.clockBar);
+  el.clockBar.hidden = !hasClock(v) || !running(v);
+  if (el.clockBar.hidden) return;
+  v.players.forEach((p, seat) => {
+    el.clockBar.append(
+      h(
+        "span",
+        { class: `clock-chip${v.clock.seat === seat ? " deciding" : ""}${p.away ? " away" : ""}`, style: { "--pc": p.colour }, "data-seat": seat, title: p.name },
+        h("span", { class: "swatch", "data-symbol": p.symbol || "" }),
+        h("span", { class: "chip-name", text: p.name }),
+        clockNode(seat, "clock bar-clock"),
+      ),
+    );
   });
+}
+
+/** Count the clocks down (once a second), from the server's time. */
+function tickClocks() {
+  if (!view) return;
+  const now = serverTime.now();
+  for (const node of document.querySelectorAll("[data-clock-seat]")) {
+    const seat = Number(node.dataset.clockSeat);
+    const c = seatClock(view, seat, now);
+    node.hidden = !c;
+    if (!c) continue;
+    const text = formatClock(c.kind, c.left);
+    const out = node.querySelector(".clock-time");
+    if (out.textContent !== text) out.textContent = text;
+    node.classList.toggle("running", c.running);
+    node.classList.toggle("low", c.low);
+    node.classList.toggle("away", !!(view.players[seat] || {}).away);
+    const title = c.kind === "realtime" ? t("clock.title.realtime") : t("clock.title.turn", { bank: formatLong(c.bank || 0) });
+    if (node.title !== title) {
+      node.title = title;
+      node.setAttribute("aria-label", `${view.players[seat] ? view.players[seat].name : ""}: ${text}`);
+    }
+  }
+  for (const node of document.querySelectorAll("[data-think-seat]")) {
+    const text = formatLong(thinking(view, Number(node.dataset.thinkSeat), now));
+    if (node.textContent !== text) node.textContent = text;
+  }
+  // A seat deciding for takeover_after without a move becomes abandoned as time goes by.
+  if (running(view) && abandonedKey(view, now) !== takeoverShown) renderTakeover(view);
+}
+
+/** The seats the viewer may vote to hand to a bot now: other human seats that are away or idle too long. */
+function takeoverTargets(v, now) {
+  if (!running(v)) return [];
+  const voters = v.you.filter((s) => v.players[s] && v.players[s].type === "human");
+  return v.players.map((p, seat) => seat).filter((seat) => !v.you.includes(seat) && voters.length && abandoned(v, seat, now));
+}
+
+const abandonedKey = (v, now) => takeoverTargets(v, now).join(",");
+let takeoverShown = "";
+const takeoverLevel = new Map(); // seat -> the bot level chosen for it (kept when the offer is drawn again)
+
+/** The viewer's seats that are away: a banner with "take back my seat". */
+function renderAway(v) {
+  const away = running(v) ? v.you.filter((s) => v.players[s] && v.players[s].away) : [];
+  el.awayBanner.hidden = !away.length;
+  clear(el.awayBanner);
+  document.body.dataset.away = away.join(",");
+  for (const seat of away) {
+    const name = v.players[seat].name;
+    const solo = v.you.length === 1;
+    el.awayBanner.append(
+      h(
+        "div",
+        { class: "away-row" },
+        h("span", { class: "away-text", text: solo ? t("away.banner", { bot: botLabel(timeoutBot(v)) }) : t("away.bannerSeat", { name, bot: botLabel(timeoutBot(v)) }) }),
+        h("button", { type: "button", class: "primary back-btn", "data-seat": seat, text: solo ? t("away.back") : t("away.backSeat", { name }), onclick: (ev) => comeBack(seat, ev.currentTarget) }),
+      ),
+    );
+  }
+}
+
+async function comeBack(seat, btn) {
+  btn.disabled = true;
+  try {
+    const v = await api.back(gameId, token, view.you.length > 1 ? seat : undefined);
+    clearError();
+    receive(v);
+  } catch (err) {
+    showError(pageError("away.failed", { error: err.message }));
+    if (err.status === 409) refresh();
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+/** Offer the other players a vote to let a bot take over an abandoned seat; a second click withdraws the vote. */
+function renderTakeover(v) {
+  const now = serverTime.now();
+  const targets = takeoverTargets(v, now);
+  takeoverShown = targets.join(",");
+  const focused = el.takeover.contains(document.activeElement) ? document.activeElement.dataset.focusKey : null;
+  clear(el.takeover);
+  el.takeover.hidden = !targets.length;
+  for (const seat of targets) {
+    const p = v.players[seat];
+    const votes = (p.takeover_votes || []).filter((s) => v.players[s] && v.players[s].type === "human" && !v.players[s].away);
+    const mineVoted = v.you.some((s) => (p.takeover_votes || []).includes(s));
+    const level = h("select", { class: "takeover-bot", "aria-label": t("takeover.level"), "data-focus-key": `level-${seat}` }, ...TIMEOUT_BOTS.map((b) => h("option", { value: b, text: botLabel(b) })));
+    level.value = takeoverLevel.get(seat) || timeoutBot(v);
+    level.disabled = mineVoted;
+    level.addEventListener("change", () => takeoverLevel.set(seat, level.value));
+    const why = p.away
+      ? h("p", { class: "takeover-why", text: t("takeover.away", { name: p.name }) })
+      : h("p", { class: "takeover-why" }, t("takeover.idle", { name: p.name }), " ", h("b", { "data-think-seat": seat, text: formatLong(thinking(v, seat, now)) }));
+    const btn = h("button", {
+      type: "button",
+      class: `takeover-btn${mineVoted ? " voted" : ""}`,
+      "data-seat": seat,
+      "data-focus-key": `vote-${seat}`,
+      "aria-pressed": mineVoted ? "true" : "false",
+      text: mineVoted ? t("takeover.withdraw", { name: p.name }) : t("takeover.vote", { name: p.name }),
+      onclick: (ev) => vote(seat, mineVoted ? null : level.value, ev.currentTarget),
+    });
+    el.takeover.append(
+      h(
+        "div",
+        { class: "takeover-seat", "data-seat": seat, style: { "--pc": p.colour } },
+        why,
+        h("div", { class: "takeover-row" }, btn, h("label", { class: "takeover-level" }, h("span", { text: t("takeover.level") }), level)),
+        h("p", { class: "takeover-count", text: t("takeover.count", { votes: votes.length, needed: votesNeeded(v, seat) }) }),
+      ),
+    );
+  }
+  if (focused) {
+    const again = el.takeover.querySelector(`[data-focus-key="${focused}"]`);
+    if (again) again.focus();
+  }
+}
+
+async function vote(seat, bot, btn) {
+  btn.disabled = true;
+  try {
+    const v = await api.takeover(gameId, token, seat, bot);
+    clearError();
+    receive(v);
+  } catch (err) {
+    showError(pageError("takeover.failed", { error: err.message }));
+    if (err.status === 409) refresh();
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+// ------------------------------------------------------------------ notifications: desktop and webhook
+
+const notifySupported = () => "Notification" in window;
+
+/** The permission buttons' texts (the top bar's and the settings'): ask, on, or blocked by the browser. */
+function updateNotifyButtons() {
+  for (const btn of [el.notify, $("#notify-perm")]) {
+    if (!btn) continue;
+    const p = Notification.permission;
+    btn.textContent = t(p === "granted" ? "table.notifyOn" : p === "denied" ? "table.notifyBlocked" : "table.notify");
+    btn.disabled = p !== "default";
+  }
+}
+
+async function askNotify() {
+  try {
+    await Notification.requestPermission();
+  } catch {
+    /* ignore */
+  }
+  updateNotifyButtons();
+}
+
+let notifyFor = null; // the seats the settings' notify section was drawn for
+
+/** The settings' "Notify me" section: desktop notifications, and a webhook for the viewer's seat. */
+function renderNotifySettings(v) {
+  const box = $("#set-notify");
+  if (!box) return;
+  const seats = running(v) ? v.you.filter((s) => v.players[s] && v.players[s].type === "human") : [];
+  const key = `${seats.join(",")}|${JSON.stringify(v.webhooks || {})}`;
+  if (notifyFor === key || box.contains(document.activeElement)) return;
+  notifyFor = key;
+  clear(box);
+  box.hidden = !v.you.length;
+  box.append(h("legend", { text: t("notifyMe.title") }));
+  if (notifySupported()) {
+    box.append(
+      h("p", { class: "set-note", text: t("notifyMe.desktop") }),
+      h("button", { type: "button", id: "notify-perm", onclick: askNotify }),
+    );
+    updateNotifyButtons();
+  }
+  if (!seats.length) return;
+  const hooks = v.webhooks || {};
+  const seatSel = seats.length > 1 ? h("select", { id: "webhook-seat", "aria-label": t("notifyMe.seat") }, ...seats.map((s) => h("option", { value: String(s), text: v.players[s].name }))) : null;
+  const input = h("input", { type: "url", id: "webhook-url", placeholder: "https://…", maxlength: "500", spellcheck: "false", autocomplete: "off" });
+  const seatNow = () => (seatSel ? Number(seatSel.value) : seats[0]);
+  const fill = () => {
+    input.value = hooks[String(seatNow())] || "";
+  };
+  fill();
+  if (seatSel) seatSel.addEventListener("change", fill);
+  const msg = h("p", { id: "webhook-msg", class: "set-note webhook-msg", role: "status" });
+  const save = async (url) => {
+    msg.classList.remove("bad");
+    msg.textContent = "";
+    if (url !== null && !/^https?:\/\/\S+$/i.test(url)) {
+      msg.classList.add("bad");
+      msg.textContent = t("notifyMe.badUrl");
+      return;
+    }
+    try {
+      const answer = await api.webhook(gameId, token, seatSel ? seatNow() : undefined, url);
+      hooks[String(answer.seat)] = answer.webhook;
+      input.value = answer.webhook || "";
+      msg.textContent = answer.webhook ? t("notifyMe.saved") : t("notifyMe.removed");
+    } catch (err) {
+      msg.classList.add("bad");
+      // The server says why (webhooks off on this server, an address it may not call) in its words.
+      msg.textContent = err.status ? t("notifyMe.refused", { error: err.message }) : errorMessage(err);
+    }
+  };
+  put(
+    box,
+    h("label", { class: "set-note webhook-label", for: "webhook-url", text: t("notifyMe.webhook") }),
+    seatSel,
+    h(
+      "form",
+      { class: "webhook-form", onsubmit: (ev) => { ev.preventDefault(); save(input.value.trim()); } },
+      input,
+      h("div", { class: "webhook-buttons" },
+        h("button", { type: "submit", id: "webhook-save", text: t("notifyMe.save") }),
+        h("button", { type: "button", id: "webhook-remove", text: t("notifyMe.remove"), onclick: () => save(null) })),
+    ),
+    msg,
+  );
 }
 
 // ------------------------------------------------------------------ settings
@@ -963,8 +1237,17 @@ function setupSettings() {
     paceRow,
     toggle("cb-toggle", t("settings.colourBlind"), "colourBlind"),
     toggle("confirm-toggle", t("settings.confirmEnd"), "confirmEnd"),
+    h("fieldset", { id: "set-notify", class: "set-notify", hidden: true }),
     h("p", { class: "set-keys muted", text: t("settings.keys") }),
-    h("p", { class: "set-links" }, h("a", { href: `/rules?lang=${language()}`, target: "_blank", rel: "noopener", text: t("common.rules") }), " · ", h("a", { href: "/", text: t("common.lobby") })),
+    h(
+      "p",
+      { class: "set-links" },
+      h("a", { href: `/rules?lang=${language()}`, target: "_blank", rel: "noopener", text: t("common.rules") }),
+      " · ",
+      h("a", { href: "/", text: t("common.lobby") }),
+      " · ",
+      h("a", { href: "/my-games", text: t("common.myGames") }),
+    ),
   );
   el.settingsBtn.addEventListener("click", () => {
     el.settings.hidden = !el.settings.hidden;
@@ -1104,6 +1387,7 @@ async function main() {
   window.addEventListener("resize", () => zoom.apply());
   if (token && v.you.length === 0) showError(pageError("error.watchOnly"));
   receive(v);
+  setInterval(tickClocks, 500);
   const socket = new LiveSocket(gameId, token, {
     onView: (nv) => receive(nv),
     onStatus: (status, attempt, info = {}) => {

@@ -1,11 +1,12 @@
 // The lobby (/): create a game, share its links, list recent games and the games this browser created
 // (which it may stop or delete: it keeps their creator token).
 
-import { api, fragmentLink, parseJson } from "./api.js";
+import { api, parseJson } from "./api.js";
 import { h, clear, $, copyText, absUrl, isLight } from "./dom.js";
 import { errorMessage, initLanguage, language, languagePicker, t, tn } from "./i18n.js";
+import { TIMEOUT_BOTS, botLabel, clockSummary, formatLong } from "./clock.js";
+import { clockSettings, laterStatus, loadMine, saveMine, updateMine } from "./store.js";
 
-const STORE = "hansa.myGames";
 const PAGE = 30; // games per page of the recent list
 const el = {
   form: $("#create-form"),
@@ -25,6 +26,20 @@ const el = {
   recent: $("#recent-games"),
   refresh: $("#refresh-games"),
   more: $("#more-games"),
+  clockBox: $("#clock-box"),
+  clockRealtime: $("#clock-realtime"),
+  clockTurn: $("#clock-turn"),
+  clockTimeout: $("#clock-timeout"),
+  clockMinutes: $("#clock-minutes"),
+  clockIncrement: $("#clock-increment"),
+  clockPerMove: $("#clock-per-move"),
+  clockPerMoveUnit: $("#clock-per-move-unit"),
+  clockBank: $("#clock-bank"),
+  clockBankUnit: $("#clock-bank-unit"),
+  clockPolicy: $("#clock-policy"),
+  clockBot: $("#clock-bot"),
+  clockBotRow: $("#clock-bot-row"),
+  clockSummary: $("#clock-summary"),
 };
 
 let bots = { bots: ["heuristic"], default: "heuristic" };
@@ -94,37 +109,6 @@ function ruleHref(section) {
   return `/rules#s${section.replaceAll(".", "-")}`;
 }
 
-// ------------------------------------------------------------------ my games (localStorage)
-
-// Entries: {id, created, players, open, hotseat, seats: [{name, url}], spectator, creatorToken, status, note, seed}.
-// The links carry seat tokens in the fragment (/game/{id}#token=...); older entries stored "?token=" links,
-// which are rewritten when read.
-function loadMine() {
-  let list;
-  try {
-    list = JSON.parse(localStorage.getItem(STORE) || "[]");
-  } catch {
-    return [];
-  }
-  if (!Array.isArray(list)) return [];
-  return list
-    .filter((g) => g && typeof g.id === "string")
-    .map((g) => ({
-      ...g,
-      open: fragmentLink(g.open),
-      hotseat: fragmentLink(g.hotseat),
-      seats: Array.isArray(g.seats) ? g.seats.map((x) => ({ ...x, url: fragmentLink(x.url) })) : [],
-    }));
-}
-
-function saveMine(list) {
-  try {
-    localStorage.setItem(STORE, JSON.stringify(list.slice(0, 50)));
-  } catch {
-    /* storage full or disabled */
-  }
-}
-
 // ------------------------------------------------------------------ seats and colours
 
 /** The name a seat gets until one is typed: "Player 1", "Bot 2" ... */
@@ -134,13 +118,6 @@ function defaultName(type, i) {
 
 function defaultSeat(i) {
   return i === 0 ? { type: "human", name: defaultName("human", 0), bot: bots.default } : { type: "bot", name: defaultName("bot", i), bot: bots.default };
-}
-
-/** A bot's level in words ("mcts:easy" -> lobby.botLevel.mcts-easy), else its name. */
-function botLabel(bot) {
-  const key = `lobby.botLevel.${String(bot).replace(/[^\w-]/g, "-")}`;
-  const text = t(key);
-  return text === key ? String(bot) : text;
 }
 
 function colourInfo(name) {
@@ -321,6 +298,104 @@ document.addEventListener("pointerdown", (ev) => {
 });
 window.addEventListener("resize", placeMenu);
 
+// ------------------------------------------------------------------ the clock
+
+// Presets: real time, minutes per player + seconds per turn; turn-based, time per move + bank (seconds).
+const REALTIME_PRESETS = [[5, 3], [10, 5], [25, 10], [60, 30]];
+const TURN_PRESETS = [[12 * 3600, 12 * 3600], [86400, 86400], [3 * 86400, 3 * 86400]];
+// The server's bounds (docs/api.md, "Clocks"), in seconds.
+const CLOCK_LIMITS = { base: [60, 10800], increment: [0, 600], perMove: [60, 14 * 86400], bank: [0, 30 * 86400] };
+
+function clockKind() {
+  const r = el.form.querySelector("input[name=clock-kind]:checked");
+  return r ? r.value : "none";
+}
+
+/** An amount in a unit select (hours or days) as seconds. */
+const amount = (input, unit) => Number(input.value) * Number(unit.value);
+
+/** A length in seconds in the largest of the units (days, hours) that divides it: [number, unit seconds]. */
+function inUnits(seconds) {
+  return seconds % 86400 === 0 && seconds ? [seconds / 86400, 86400] : [seconds / 3600, 3600];
+}
+
+/** The clock the form asks for: {clock} (null: none), or {error} (a key of the translations). */
+function collectClock() {
+  const kind = clockKind();
+  if (kind === "none") return { clock: null };
+  const timeout = { on_timeout: el.clockPolicy.value, bot: el.clockBot.value || "heuristic" };
+  const inRange = (v, [lo, hi]) => Number.isFinite(v) && v >= lo && v <= hi;
+  if (kind === "realtime") {
+    const base = Math.round(Number(el.clockMinutes.value) * 60);
+    const increment = Math.round(Number(el.clockIncrement.value));
+    if (el.clockMinutes.value.trim() === "" || !inRange(base, CLOCK_LIMITS.base)) return { error: "lobby.clock.errMinutes" };
+    if (el.clockIncrement.value.trim() === "" || !inRange(increment, CLOCK_LIMITS.increment)) return { error: "lobby.clock.errIncrement" };
+    return { clock: { kind, base, increment, bank: 0, ...timeout } };
+  }
+  const base = Math.round(amount(el.clockPerMove, el.clockPerMoveUnit));
+  const bank = Math.round(amount(el.clockBank, el.clockBankUnit));
+  if (el.clockPerMove.value.trim() === "" || !inRange(base, CLOCK_LIMITS.perMove)) return { error: "lobby.clock.errPerMove" };
+  if (el.clockBank.value.trim() === "" || !inRange(bank, CLOCK_LIMITS.bank)) return { error: "lobby.clock.errBank" };
+  return { clock: { kind, base, increment: 0, bank, ...timeout } };
+}
+
+/** What a clock means, in a sentence. */
+function clockSentence(c) {
+  if (c.kind === "realtime") return t(c.increment ? "lobby.clock.explain.realtimeInc" : "lobby.clock.explain.realtime", { base: formatLong(c.base), inc: formatLong(c.increment) });
+  return t(c.bank ? "lobby.clock.explain.turnBank" : "lobby.clock.explain.turn", { base: formatLong(c.base), bank: formatLong(c.bank) });
+}
+
+/** Show the chosen kind's fields, mark the preset they match, and say what the clock will be in a sentence. */
+function updateClock() {
+  const kind = clockKind();
+  el.clockRealtime.hidden = kind !== "realtime";
+  el.clockTurn.hidden = kind !== "turn";
+  el.clockTimeout.hidden = kind === "none";
+  el.clockBotRow.hidden = el.clockPolicy.value !== "bot";
+  el.clockBox.dataset.kind = kind;
+  // A hidden field takes no part in the form's own checks (its min and max would block the form unseen).
+  for (const panel of [el.clockRealtime, el.clockTurn, el.clockTimeout]) for (const f of panel.querySelectorAll("input, select")) f.disabled = panel.hidden;
+  const { clock, error } = collectClock();
+  el.clockSummary.hidden = kind === "none";
+  el.clockSummary.classList.toggle("bad", !!error);
+  if (kind !== "none") {
+    el.clockSummary.textContent = error ? t(error) : `${clockSentence(clock)} ${t(clock.on_timeout === "bot" ? "lobby.clock.explain.bot" : "lobby.clock.explain.end", { bot: botLabel(clock.bot) })}`;
+  }
+  for (const btn of el.clockBox.querySelectorAll(".preset")) {
+    const a = Number(btn.dataset.a);
+    const b = Number(btn.dataset.b);
+    const on = !!clock && clock.kind === btn.dataset.kind && clock.base === a && (clock.kind === "realtime" ? clock.increment === b : clock.bank === b);
+    btn.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+}
+
+function setupClock() {
+  clear(el.clockBot).append(...TIMEOUT_BOTS.map((b) => h("option", { value: b, text: botLabel(b) })));
+  el.clockBot.value = "heuristic";
+  const preset = (kind, a, b, onclick) => h("button", { type: "button", class: "small preset", "data-kind": kind, "data-a": a, "data-b": b, "aria-pressed": "false", text: clockSummary(kind === "realtime" ? { kind, base: a, increment: b } : { kind, base: a, bank: b }), onclick });
+  clear($("#presets-realtime")).append(
+    ...REALTIME_PRESETS.map(([min, inc]) =>
+      preset("realtime", min * 60, inc, () => {
+        el.clockMinutes.value = String(min);
+        el.clockIncrement.value = String(inc);
+        updateClock();
+      }),
+    ),
+  );
+  clear($("#presets-turn")).append(
+    ...TURN_PRESETS.map(([per, bank]) =>
+      preset("turn", per, bank, () => {
+        [el.clockPerMove.value, el.clockPerMoveUnit.value] = inUnits(per).map(String);
+        [el.clockBank.value, el.clockBankUnit.value] = inUnits(bank).map(String);
+        updateClock();
+      }),
+    ),
+  );
+  el.clockBox.addEventListener("input", updateClock);
+  el.clockBox.addEventListener("change", updateClock);
+  updateClock();
+}
+
 // ------------------------------------------------------------------ rule options
 
 function variant() {
@@ -441,6 +516,8 @@ function collect() {
   }
   const body = { players, options: opts, table: { hints: el.hints.checked } };
   if (el.seed.value.trim() !== "") body.seed = Number(el.seed.value);
+  const { clock } = collectClock();
+  if (clock) body.clock = clock;
   return body;
 }
 
@@ -457,6 +534,11 @@ async function create(ev) {
   const colours = body.players.map((p) => p.colour);
   if (new Set(colours).size !== colours.length) {
     showError(t("lobby.errSameColour"));
+    return;
+  }
+  const clockError = collectClock().error;
+  if (clockError) {
+    showError(t(clockError));
     return;
   }
   el.createBtn.disabled = true;
@@ -477,6 +559,8 @@ async function create(ev) {
       status: "running",
       note: null,
       seed: game.seed,
+      clock: body.clock ? clockSettings(body.clock) : null,
+      played: [],
     };
     saveMine([entry, ...loadMine().filter((g) => g.id !== game.id)]);
     renderMine();
@@ -557,23 +641,6 @@ function statusTag(status, turn) {
   return h("span", { class: `status-tag ${status}`, "data-status": status, text });
 }
 
-/** A game's status only ever leaves "running": the newer of two reports is the one that is not "running". */
-function laterStatus(a, b) {
-  return a && a.status && a.status !== "running" ? a : b;
-}
-
-/** Record what the server says about one of my games (from a lobby page or an answer). */
-function updateMine(id, fields) {
-  const list = loadMine();
-  const g = list.find((x) => x.id === id);
-  if (!g) return;
-  const next = laterStatus(g, fields);
-  if (next === g && g.note !== undefined) return;
-  Object.assign(g, { status: next.status, note: next.note ?? null });
-  if (fields.seed !== undefined && fields.seed !== null) g.seed = fields.seed;
-  saveMine(list);
-}
-
 function showMineError(message) {
   el.myError.textContent = message;
   el.myError.hidden = !message;
@@ -643,6 +710,7 @@ function renderMine() {
         h("code", { text: g.id }),
         playersLine(g.players || []),
         statusTag(status),
+        g.clock ? h("span", { class: "tag clock-tag", title: t("lobby.clock") }, h("span", { class: "clock-icon", "aria-hidden": "true" }), ` ${clockSummary(g.clock)}`) : null,
         h("span", { class: "muted when", text: isNaN(when) ? "" : when.toLocaleString(language(), { dateStyle: "short", timeStyle: "short" }) }),
         h(
           "span",
@@ -731,6 +799,7 @@ async function main() {
   el.more.addEventListener("click", loadMore);
   el.form.querySelectorAll("input[name=variant]").forEach((r) => r.addEventListener("change", updateOptionRows));
   $("#reset-options").addEventListener("click", resetOptions);
+  setupClock();
   renderMine();
   loadRecent();
   const colours = loadColours().catch((err) => err);

@@ -1,7 +1,7 @@
 // HTML panels shared by the game page and the replay viewer: player desks, status line, move log,
 // final score table, and human-readable labels for moves.  Names go in with textContent only.
 
-import { h, clear } from "./dom.js";
+import { h, clear, isLight } from "./dom.js";
 import { markerShort, PRIVILEGE_FILL } from "./board.js";
 import { caption, pointsText, routeName, pieceName, abilityName, markerName } from "./captions.js";
 import { t, tn } from "./i18n.js";
@@ -141,7 +141,8 @@ export function renderStatus(el, state, ctx) {
 }
 
 /** Player desks. opts: {you: [seats], ended (no turn to mark: over, stopped...), abilityKeys: Map(ability -> kind),
- * onAbility(ability)} */
+ * onAbility(ability), clock(seat) -> the seat's clock element or null, note(seat) -> a line under the seat's name
+ * (away, takeover votes) or null} */
 export function renderDesks(el, state, ctx, opts = {}) {
   clear(el);
   const you = new Set(opts.you || []);
@@ -153,6 +154,7 @@ export function renderDesks(el, state, ctx, opts = {}) {
     if (live && tu.current === p.seat) classes.push("current");
     if (live && tu.decider === p.seat) classes.push("decider");
     if (you.has(p.seat)) classes.push("you");
+    if (live && info.away) classes.push("away");
     if (state.result && state.result.winners.includes(p.seat)) classes.push("winner");
     const desk = h("section", { class: classes.join(" "), style: { "--pc": info.colour }, "data-seat": p.seat });
     const head = h(
@@ -163,9 +165,12 @@ export function renderDesks(el, state, ctx, opts = {}) {
       info.type === "bot" ? h("span", { class: "tag", text: t("desk.bot", { bot: info.bot || "" }) }) : null,
       you.has(p.seat) ? h("span", { class: "tag you-tag", text: t("desk.you") }) : null,
       live && tu.current === p.seat ? h("span", { class: "tag turn-tag", text: t("desk.turn") }) : null,
-      deskScore(state, p),
+      opts.clock ? opts.clock(p.seat) : null,
+      deskScore(state, p, info.colour),
     );
     desk.append(head);
+    const note = opts.note ? opts.note(p.seat) : null;
+    if (note) desk.append(note);
     desk.append(
       h(
         "div",
@@ -217,17 +222,18 @@ export function renderDesks(el, state, ctx, opts = {}) {
 }
 
 /** The score on a desk: the in-game points while the game runs; at the end the final total (and the in-game). */
-function deskScore(state, p) {
+function deskScore(state, p, colour) {
   const final = state.result && state.result.scores.find((sc) => sc.player === p.seat);
+  const light = isLight(colour) ? " on-light" : ""; // dark digits where they read better (green, teal)
   if (final) {
     return h(
       "span",
-      { class: "desk-score final", title: t("desk.finalTitle", { n: final.in_game }) },
+      { class: `desk-score final${light}`, title: t("desk.finalTitle", { n: final.in_game }) },
       h("span", { class: "final-total", text: String(final.total) }),
       h("span", { class: "final-ingame", text: " " + t("desk.inGame", { n: final.in_game }) }),
     );
   }
-  return h("span", { class: "desk-score", title: t("desk.scoreTitle"), text: String(p.score) });
+  return h("span", { class: `desk-score${light}`, title: t("desk.scoreTitle"), text: String(p.score) });
 }
 
 /**
