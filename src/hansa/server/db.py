@@ -72,7 +72,7 @@ class GameRow(Base):
     #: The table's options (not rules), e.g. {"hints": true}; null in games stored before they existed.
     table_options: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     #: The game's clock and seat states (hansa.server.clocks.Clock.to_json); null in games stored before clocks.
-    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     #: When the deciding seat's time runs out (UTC); null without a running clock.
     deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)

@@ -131,11 +131,13 @@ def seats_of_row(players: Any) -> list[StoredSeat]:
 
 
 def clock_of_row(value: Any) -> Clock | None:
-    """The clock of a stored ``clock`` column (None before clocks); raises :class:`Damaged`."""
-    if value is None:
+    """The clock of a stored ``clock`` column (None before clocks: SQL NULL or JSON null); raises
+    :class:`Damaged`."""
+    data = _json_text(value, "clock") if value is not None else None
+    if data is None:
         return None
     try:
-        return Clock.from_json(_json_text(value, "clock"))
+        return Clock.from_json(data)
     except ValueError as exc:
         raise Damaged(str(exc)) from None
 
@@ -210,14 +212,9 @@ def replay_stored(row: dict[str, Any], moves: list[tuple[int, str]]) -> StoredGa
         matches = snapshot is not None and _json_text(snapshot, "snapshot") == game.state.to_snapshot()
     except Damaged:
         matches = False
-    clock = None
-    if row.get("clock") is not None:
-        try:
-            clock = Clock.from_json(_json_text(row["clock"], "clock"))
-        except ValueError as exc:
-            raise Damaged(str(exc)) from None
-        if len(clock.left) != len(players):
-            raise Damaged("the clock does not have one entry per seat")
+    clock = clock_of_row(row.get("clock"))
+    if clock is not None and len(clock.left) != len(players):
+        raise Damaged("the clock does not have one entry per seat")
     return StoredGame(
         id=row["id"], game=game, seats=players, hotseat_hash=row["hotseat_hash"], creator_hash=row["creator_hash"],
         seed_public=bool(row["seed_public"]), status=row["status"], status_note=row["status_note"],
