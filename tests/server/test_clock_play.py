@@ -306,3 +306,59 @@ def test_webhook_notices_go_only_to_allowed_public_or_listed_addresses(tmp_path:
             assert srv.view(gid, bea)["webhooks"] == {}
     finally:
         receiver.close()
+
+
+#: For each phase of a turn: players, options, and the bot and seed whose game reaches the phase soonest.
+PHASES = {
+    "actions": (3, {}, "heuristic", 4),
+    "move": (3, {}, "random", 1),
+    "relocate": (3, {}, "random", 1),
+    "remove": (3, {}, "heuristic", 23),
+    "markers": (3, {}, "heuristic", 2),
+    "neutral_office": (2, {"two_player_variant": "neutral"}, "random", 1),
+    "pawn_setup": (2, {"two_player_variant": "pawn"}, "random", 1),
+    "pawn_end": (2, {"two_player_variant": "pawn"}, "random", 1),
+}
+
+
+def moves_to_phase(phase: str) -> tuple[int, dict[str, Any], int, list[str]]:
+    """Players, options, seed and the moves (found with the engine and a seeded bot) that reach ``phase``."""
+    from hansa.bots import make_bot
+    from hansa.core.state import GameState
+    from hansa.view import public_state
+
+    players, options, spec, seed = PHASES[phase]
+    state = GameState.new(players, seed, options)
+    bot = make_bot(spec, seed)
+    moves: list[str] = []
+    while public_state(state)["turn"]["phase"] != phase:
+        move = bot.choose(state)
+        moves.append(move.text())
+        state.play(move)
+        assert len(moves) < 3000 and not state.is_over
+    return players, options, seed, moves
+
+
+@pytest.mark.parametrize("policy", ["bot", "end-turn"])
+@pytest.mark.parametrize("phase", list(PHASES))
+def test_a_timeout_in_every_phase_lets_the_game_go_on(srv: ClockServer, phase: str, policy: str) -> None:
+    players, options, seed, moves = moves_to_phase(phase)
+    body = {"players": HUMANS[:players], "seed": seed, "options": options, "clock": {**REALTIME, "on_timeout": policy}}
+    r = srv.post("/api/games", body)
+    assert r.status_code == 201, r.text
+    gid, hot = r.json()["id"], r.json()["hotseat_token"]
+    for text in moves:
+        r = srv.post(f"/api/games/{gid}/moves", {"move": text}, hot)
+        assert r.status_code == 200, (text, r.text)
+    v = r.json() if moves else srv.view(gid, hot)
+    assert v["state"]["turn"]["phase"] == phase
+    seat, n = v["state"]["turn"]["decider"], v["version"]
+    assert v["clock"]["seat"] == seat
+    srv.time.advance(v["clock"]["deadline"] - srv.time())
+    srv.tick()
+    srv.idle(gid)
+    after = srv.view(gid, hot)
+    made = [e for e in after["log"] if e["n"] > n]
+    assert made and made[0]["seat"] == seat  # the timed-out seat's decision was made for it
+    assert after["state"]["over"] or after["state"]["turn"]["decider"] != seat  # and the game went on to others
+    assert after["players"][seat]["away"] is (policy == "bot")
