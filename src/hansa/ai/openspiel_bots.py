@@ -14,11 +14,11 @@ examples); ``rollouts=K`` (rollouts per leaf, default 1); ``horizon=H`` (a rollo
 as if the game had ended there: the final scoring of that position, win share; default 3000, the game's
 ``max_moves``).
 
-Time budgets: ISMCTS runs simulations until the deadline (its ``run_search`` loop, with the same steps, under a
-clock instead of a count).  OpenSpiel's MCTS has no clock, so ``openspiel-mcts:seconds=S`` sets its simulation count
-for each decision from the simulations per second it measured on its previous decisions (the first decision
-probes with 4); the arena's per-seat thinking time shows what it used.  A Move-3 shift is two OpenSpiel decisions
-(shift-from, then shift-to); each gets the whole budget.
+Time budgets: both run simulations until the deadline (at least two), with OpenSpiel's search steps unchanged:
+ISMCTS's ``run_search`` loop is rerun under a clock instead of a count; MCTS's ``mcts_search`` is given an
+unbounded count and stopped at the first simulation that would start after the deadline (before it touches the
+tree).  Both read :mod:`hansa.bots.clock`, so ``hansa arena --clock cpu`` counts their thread CPU time.  A Move-3
+shift is two OpenSpiel decisions (shift-from, then shift-to); each gets the whole budget.
 """
 
 from __future__ import annotations
@@ -69,6 +69,45 @@ class _TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
         return self.get_final_policy(state, self._root_node)
 
 
+class _TimeUp(Exception):
+    """Raised by :class:`_TimedMCTS` where a simulation would start after the deadline."""
+
+
+class _TimedMCTS(mcts.MCTSBot):  # type: ignore[misc]
+    """OpenSpiel's MCTSBot whose search stops at a deadline rather than after a count.
+
+    ``mcts_search`` is OpenSpiel's, run with an unbounded count; ``_apply_tree_policy`` (the first step of every
+    simulation) ends it by raising before the simulation changes the tree, and the root searched so far is returned.
+    """
+
+    seconds: float | None = None
+    simulations_done = 0
+    _deadline = 0.0
+    _root: Any = None
+
+    def mcts_search(self, state: Any) -> Any:
+        if self.seconds is None:
+            return super().mcts_search(state)
+        self.max_simulations = 2**62
+        self._deadline = clock.now() + self.seconds
+        self.simulations_done = 0
+        self._root = None
+        try:
+            return super().mcts_search(state)
+        except _TimeUp:
+            return self._root
+        finally:
+            self._root = None
+
+    def _apply_tree_policy(self, root: Any, state: Any) -> Any:
+        if self.seconds is not None:
+            if self.simulations_done >= 2 and clock.now() >= self._deadline:
+                self._root = root
+                raise _TimeUp
+            self.simulations_done += 1
+        return super()._apply_tree_policy(root, state)
+
+
 class OpenSpielBot(Bot):
     """A hansa bot that asks an OpenSpiel bot for each decision on a :class:`HansaState` of the position."""
 
@@ -96,8 +135,6 @@ class OpenSpielBot(Bot):
         self.random = np.random.RandomState(None if seed is None else seed % 2**32)
         self._games: dict[tuple[int, str], HansaGame] = {}
         self._bots: dict[tuple[int, str], Any] = {}
-        #: MCTS under a clock: simulations per second measured so far (total simulations, total seconds).
-        self._rate = (0, 0.0)
         #: Statistics of the last decision: simulations and seconds.
         self.last_stats: dict[str, float] = {}
 
@@ -147,26 +184,18 @@ class OpenSpielBot(Bot):
             # Worlds drawn from this bot's own random stream (OpenSpiel's default sampler is not seeded by us).
             bot.set_resampler(lambda st, player: st.resample_from_infostate(player, self.random.uniform))
         else:
-            bot = mcts.MCTSBot(
+            bot = _TimedMCTS(
                 game, self.uct_c, self.simulations or 4, evaluator, solve=False, random_state=self.random,
             )
+            bot.seconds = self.seconds
         self._bots[key] = bot
         return bot
 
     def _step(self, bot: Any, ps: HansaState) -> int:
         """One OpenSpiel decision at ``ps`` within the budget."""
         start = clock.now()
-        if self.kind == "ismcts":
-            action = int(bot.step(ps))
-            count = bot.simulations_done if self.seconds is not None else self.simulations
-        else:
-            if self.seconds is not None:
-                done, spent = self._rate
-                bot.max_simulations = max(1, round(done / spent * self.seconds)) if spent > 0 else 4
-            count = bot.max_simulations
-            action = int(bot.step(ps))
-            if self.seconds is not None:
-                self._rate = (self._rate[0] + count, self._rate[1] + clock.now() - start)
+        action = int(bot.step(ps))
+        count = bot.simulations_done if self.seconds is not None else self.simulations
         self.last_stats = {"simulations": float(count or 0), "seconds": clock.now() - start}
         return action
 
