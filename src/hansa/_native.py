@@ -30,6 +30,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "hansa.core.board",
     "hansa.core.movetable",
     "hansa.core.position",
+    "hansa.core.expansion",
     "hansa.core.movegen",
     "hansa.core.state",
     "hansa.core.features",

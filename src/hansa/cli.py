@@ -13,11 +13,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from .core.board import board_for_players
+from .core.board import COUNTRIES, board_for_players
 from .core.constants import ABILITY_NAMES
 from .core.errors import HansaError
 from .core.options import GameOptions, parse_option_value
-from .core.scoring import CATEGORIES, final_scores, winners
+from .core.scoring import categories, final_scores, winners
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Hansa Teutonica: rules engine, simulator and play.")
 console = Console()
@@ -32,11 +32,12 @@ def _fail(message: str) -> None:
 @app.command()
 def board(
     players: Annotated[int, typer.Option("--players", "-p", help="Player count (2-5) selecting the board side.")] = 4,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the side in the schema of tests/fixtures/boards.json (one side).")] = False,
+    map_name: Annotated[str, typer.Option("--map", "-m", help="Map: base, east or britannia (3-5 players).")] = "base",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the side in the schema of tests/fixtures/boards.json (one side); an expansion map in the schema of its maps.json entry.")] = False,
 ) -> None:
-    """Show the board side used by PLAYERS players."""
+    """Show the board side used by PLAYERS players on a map."""
     try:
-        b = board_for_players(players)
+        b = board_for_players(players, map_name)
     except ValueError as exc:
         _fail(str(exc))
         return
@@ -48,17 +49,34 @@ def board(
     table.add_column("Code")
     table.add_column("Offices (left to right)")
     table.add_column("Ability")
+    if b.countries:
+        table.add_column("Country")
     for c in b.cities:
-        offices = " ".join(f"{'○' if o.round else '□'}{o.colour}{'$' if o.coin else ''}" for o in c.offices)
-        table.add_row(c.name, c.code, offices, ABILITY_NAMES[c.ability] if c.ability is not None else "")
+        offices = " ".join(f"{'○' if o.round else '□'}{o.colour}{'$' * o.points if o.coin else ''}" for o in c.offices)
+        if c.green:
+            offices = "green city (no printed offices)"
+        row = [c.name, c.code, offices, " or ".join(ABILITY_NAMES[a] for a in c.abilities)]
+        if b.countries:
+            row.append("+".join(COUNTRIES[k] for k in range(len(COUNTRIES)) if c.countries >> k & 1))
+        table.add_row(*row)
     console.print(table)
     routes = Table(title="Routes")
     routes.add_column("Route")
     routes.add_column("Houses", justify="right")
     routes.add_column("Tavern")
+    if b.expansion:
+        routes.add_column("Ship spaces")
+        routes.add_column("Permanent marker")
+    if b.countries:
+        routes.add_column("Country")
     for r in b.routes:
         a, z = (b.cities[i].name for i in r.cities)
-        routes.add_row(f"{r.code} ({a}-{z})", str(r.spaces), "yes" if r.tavern else "")
+        row = [f"{r.code} ({a}-{z})", str(r.spaces), "yes" if r.tavern else ""]
+        if b.expansion:
+            row += [",".join(str(k + 1) for k in r.ships), (r.permanent or "").replace("_", " ")]
+        if b.countries:
+            row.append(COUNTRIES[r.country])
+        routes.add_row(*row)
     console.print(routes)
 
 
@@ -71,6 +89,7 @@ def simulate(
     records: Annotated[Path | None, typer.Option(help="Write each game's record into this directory.")] = None,
     max_moves: Annotated[int | None, typer.Option(help="Stop a game unfinished after this many moves.")] = None,
     variant: Annotated[str | None, typer.Option(help="Two-player variant: neutral (default) or pawn.")] = None,
+    map_name: Annotated[str | None, typer.Option("--map", "-m", help="Map: base (default), east or britannia (3-5 players).")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = None,
     check: Annotated[bool, typer.Option("--check", help="Check every engine invariant after every move (slow).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
@@ -86,8 +105,10 @@ def simulate(
     if policy == "uniform" and max_moves is None:
         max_moves = 100_000
     try:
-        board_for_players(players)
         options = _parse_options(option or [])
+        if map_name is not None:
+            options["map"] = map_name
+        board_for_players(players, str(options.get("map", "base")))
     except (ValueError, HansaError) as exc:
         _fail(str(exc))
         return
@@ -120,6 +141,8 @@ def simulate(
         sys.stdout.write(json.dumps(data, indent=1) + "\n")
         return
     label = f"{players} players" + (f" ({options.get('two_player_variant', 'neutral')} variant)" if players == 2 else "")
+    if options.get("map", "base") != "base":
+        label += f", map {options['map']}"
     table = Table(title=f"{games} games, {label}, policy {policy}, seeds {seed}..{seed + games - 1}")
     table.add_column("")
     table.add_column("mean", justify="right")
@@ -168,12 +191,13 @@ def replay(
     status = f"game over ({', '.join(state.end_triggers)})" if state.is_over else "game not finished (projected score)"
     table = Table(title=f"{file.name}: {len(game.moves)} moves, {status}")
     table.add_column("Player")
-    for cat in CATEGORIES:
+    shown = categories(state)
+    for cat in shown:
         table.add_column(cat.replace("_", "-"), justify="right")
     table.add_column("total", justify="right", style="bold")
     for s in scores:
         name = game.names[s.player] + (" ★" if s.player in wins else "")
-        table.add_row(name, *(str(getattr(s, c)) for c in CATEGORIES), str(s.total))
+        table.add_row(name, *(str(getattr(s, c)) for c in shown), str(s.total))
     console.print(table)
     if wins:
         console.print("winner: " + ", ".join(game.names[w] for w in wins) + (" (shared)" if len(wins) > 1 else ""))

@@ -30,7 +30,8 @@ SLOTS = 5  #: player slots (padded)
 PIECE = 13  #: one-hot piece: empty, T of slot 0-5, M of slot 0-5 (slot 5 = neutral)
 OWNER = 7  #: one-hot owner: none, slot 0-5
 MARKER_TYPES = 6  #: extra-office, swap, +3, +4, improve, remove3
-PHASES = len(Phase)
+#: Phases of the base game (the expansion maps add Phase.PERMANENT, which the base observation never meets).
+PHASES = int(Phase.OVER) + 1
 PLAYER_FEATURES = (
     ("present", "1 if the slot holds a player"),
     ("supply_traders", "Traders in the supply / 27"),

@@ -19,7 +19,7 @@ PLAYER_WIDTH = 23
 SLOTS = 5
 #: Length of the second dense block: relocation (8), remove_left (1), markers (2).
 TAIL = 11
-PHASES: Final = len(Phase)
+PHASES: Final = int(Phase.OVER) + 1  # the base game's phases (Phase.PERMANENT is an expansion phase)
 _OVER: Final = int(Phase.OVER)
 _RELOCATE: Final = int(Phase.RELOCATE)
 _REMOVE: Final = int(Phase.REMOVE)

@@ -19,6 +19,7 @@ def check_invariants(state: GameState, previous_scores: list[int] | None = None)
     * scores never fall (when ``previous_scores`` is given);
     * every bonus marker is somewhere: board, plates, players (unused or used), face-down supply, or discarded;
     * exactly one player must decide while the game runs;
+    * expansion maps: no Trader stands on a ship space; no bonus marker lies on a route with a permanent marker;
     * two-player neutral variant: no route is filled with neutral pieces alone outside a neutral claim in
       progress (such a route is claimed at once, docs/rules.md §5.A; left standing it would be blocked for ever).
     """
@@ -44,9 +45,21 @@ def check_invariants(state: GameState, previous_scores: list[int] | None = None)
         row = offices[c.office_base : c.office_base + n]
         if filled > n or min(row[:filled], default=0) < 0 or max(row[filled:], default=-1) >= 0:
             raise InvariantError(f"offices of {c.name} are not filled left to right ({row}, counter {filled})")
-        completed += filled == n
+        if c.green:  # docs/rules-expansions.md §E3.3 4: complete with its first office
+            completed += bool(state.extras[c.index] or state.right_offices[c.index])
+        else:
+            completed += filled == n
+            if state.right_offices[c.index]:
+                raise InvariantError(f"{c.name} is not a green city but has offices right of its printed ones")
     if completed != state.completed:
         raise InvariantError(f"completed-cities counter {state.completed} but {completed} cities are complete")
+    if board.ships:
+        for h, code in enumerate(state.houses):
+            if code >= 0 and not code & 1 and board.house_ship[h]:
+                raise InvariantError(f"a Trader stands on the ship space {board.house_names[h]}")
+    for route in board.routes:
+        if route.permanent and state.route_marker[route.index] >= 0:
+            raise InvariantError(f"a bonus marker lies on {route.code}, which has a permanent marker")
     if previous_scores is not None:
         for p, (old, new) in enumerate(zip(previous_scores, state.score)):
             if new < old:

@@ -18,6 +18,7 @@ from .constants import (
     SWAP_OFFICES,
     TRADER,
 )
+from .expansion import ExpansionQueries
 from .moves import (
     Claim,
     Done,
@@ -27,11 +28,12 @@ from .moves import (
     NeutralOffice,
     PlaceMarker,
     Shift,
+    Swap,
     TakeExtra,
     UseMarker,
 )
 from .movetable import INCOME
-from .position import _BAG_VALUES, _BOOK_VALUES, Phase, Position, _priv
+from .position import _BAG_VALUES, _BOOK_VALUES, Phase, _priv
 
 _END_TURN = EndTurn()
 _DONE = Done()
@@ -39,7 +41,7 @@ _USE = {PLUS3: UseMarker("+3"), PLUS4: UseMarker("+4"), REMOVE3: UseMarker("remo
 _TAKE = (TakeExtra("T"), TakeExtra("M"))
 
 
-class MoveGenerator(Position):
+class MoveGenerator(ExpansionQueries):
     """Adds :meth:`legal_moves` (and the queries the rules share with it) to :class:`Position`."""
 
     __slots__ = ()
@@ -61,6 +63,8 @@ class MoveGenerator(Position):
             return [PlaceMarker(self.board.routes[r].code) for r in self._marker_routes()]
         if phase == Phase.OVER:
             return []
+        if phase == Phase.PERMANENT:
+            return self.permanent_options()
         return self._gen_two_player()
 
     def can_claim(self) -> bool:
@@ -102,8 +106,11 @@ class MoveGenerator(Position):
                 out.extend(self._income_options(p))
             # Place (the Place moves of the free houses are kept up to date move by move)
             sp_t, sp_m = self.sup_t[p], self.sup_m[p]
+            expansion = self.board.expansion
             if sp_t or sp_m:
-                if allowed is None:
+                if expansion:
+                    out.extend(self.expansion_places(p))
+                elif allowed is None:
                     if sp_t:
                         out.extend(self.free_moves[0])
                     if sp_m:
@@ -121,11 +128,15 @@ class MoveGenerator(Position):
                 base = (min(sp_t, 3) * 4 + min(sp_m, 3)) * 2
                 table = mt.displace_options
                 house_route = self.board.house_route
+                mask = self.permitted_countries(p) if expansion else 0
                 for q, owned in enumerate(self.own):
                     if q == p:
                         continue
                     for h in owned:
                         if allowed is not None and house_route[h] not in allowed:
+                            continue
+                        if expansion:
+                            out.extend([m for m in table[h][base + (houses[h] & 1)] if self.displace_allowed(h, mask, m.piece)])
                             continue
                         out.extend(table[h][base + (houses[h] & 1)])
             # Move (lift own pieces)
@@ -190,13 +201,18 @@ class MoveGenerator(Position):
                 o = city.offices[filled]
                 if o.privilege <= priv and (has_m if o.round else has_t):
                     out.append(Claim(route.code, "office", city.code))
-            if has_extra and (filled or self.extras[c]):
+            if has_extra and (filled or self.extras[c] or city.green):
                 if has_t:
                     out.append(Claim(route.code, "extra", city.code, "T"))
                 if has_m:
                     out.append(Claim(route.code, "extra", city.code, "M"))
-            if city.ability is not None and self.levels[p * 5 + city.ability] < ABILITY_MAX[city.ability]:
-                out.append(Claim(route.code, "ability", city.code))
+            if city.ability is not None:
+                if self.levels[p * 5 + city.ability] < ABILITY_MAX[city.ability]:
+                    out.append(Claim(route.code, "ability", city.code))
+            elif city.abilities:  # East's Waren: the claimer names the track
+                for a in city.abilities:
+                    if self.levels[p * 5 + a] < ABILITY_MAX[a]:
+                        out.append(Claim(route.code, "ability", city.code, None, ABILITY_NAMES[a]))
         if r == board.coellen_route and has_m:
             for i, (_, colour) in enumerate(board.coellen_table):
                 if self.table[i] < 0 and colour <= priv:
@@ -251,7 +267,27 @@ class MoveGenerator(Position):
                 out.append(swap[city.index][i])
                 if first:
                     return out
+        for c in self.board.green_cities:
+            for i in self.green_swaps(c):
+                row = self.city_offices(c)
+                if need_own and row[i] >> 1 != p and row[i + 1] >> 1 != p:
+                    continue
+                out.append(Swap(self.board.cities[c].code, i + 1))
+                if first:
+                    return out
         return out
+
+    def green_swaps(self, c: int) -> list[int]:
+        """Green city ``c``: positions ``i`` (0-based, left to right) whose offices ``i`` and ``i + 1`` may be swapped
+        under ``opt.greenCitySwap`` (docs/rules-expansions.md §E3.3 7)."""
+        rule = self.options.green_city_swap
+        left = len(self.extras[c])
+        total = left + len(self.right_offices[c])
+        if rule == "none" or total < 2:
+            return []
+        if rule == "all":
+            return list(range(total - 1))
+        return list(range(left, total - 1))  # permanentOnly: two neighbouring permanent-marker offices
 
     def _removable(self, p: int, code: int) -> bool:
         if code < 0:
@@ -263,6 +299,9 @@ class MoveGenerator(Position):
     def _removable_any(self, p: int) -> bool:
         if self.options.remove3_mode == "move" and self.free_total == 0:
             return False
+        if self.options.remove3_mode == "move" and self.board.expansion:
+            strict = self.board.countries
+            return any(self._removable(p, code) and self.shift_targets(h, strict) for h, code in enumerate(self.houses))
         return any(self._removable(p, code) for code in self.houses)
 
     def _gen_move(self) -> list[Move]:
@@ -272,6 +311,9 @@ class MoveGenerator(Position):
             lift = self._mt.lift
             out.extend([lift[h] for h in self.own[p]])
         hand = self.hand
+        if self.board.expansion:
+            out.extend(self.expansion_drops())
+            return out
         if TRADER in hand:
             out.extend(self.free_moves[2])
         if MERCHANT in hand:
@@ -290,7 +332,9 @@ class MoveGenerator(Position):
     def _gen_relocate(self) -> list[Move]:
         out: list[Move] = []
         board = self.board
-        if self.hand:
+        if self.hand and board.expansion:
+            out.extend(self.expansion_relocations())
+        elif self.hand:
             d = self._relocation_distance()
             if d:
                 rel = self._mt.relocate
@@ -316,29 +360,43 @@ class MoveGenerator(Position):
         need = len(self.hand) + 1
         if b == NEUTRAL:  # optional extra neutral (opt.neutralExtraMandatory = false) comes from the pool
             return [_TAKE[TRADER]] if free_out >= need else []
-        if self.stk_t[b] or self.stk_m[b]:
-            if free_out < need:
-                return []
-            return [_TAKE[k] for k, n in ((0, self.stk_t[b]), (1, self.stk_m[b])) if n]
-        if self.sup_t[b] or self.sup_m[b]:
-            if free_out < need:
-                return []
-            return [_TAKE[k] for k, n in ((0, self.sup_t[b]), (1, self.sup_m[b])) if n]
+        expansion = self.board.expansion
+        for st, sm in ((self.stk_t[b], self.stk_m[b]), (self.sup_t[b], self.sup_m[b])):
+            if st or sm:
+                if expansion:
+                    return [_TAKE[k] for k, n in ((0, st), (1, sm)) if n and self.extra_fits(k)]
+                if free_out < need:
+                    return []
+                return [_TAKE[k] for k, n in ((0, st), (1, sm)) if n]
         out: list[Move] = []
         lo = b * 2
         house_route = self.board.house_route
         lift = self._mt.lift_extra
         for h, code in enumerate(self.houses):
             if code == lo or code == lo + 1:
-                if house_route[h] != self.rl_route or free_out >= need:
+                if expansion:
+                    if self.extra_fits(code & 1, h):
+                        out.append(lift[h])
+                elif house_route[h] != self.rl_route or free_out >= need:
                     out.append(lift[h])
         return out
+
+    def extra_fits(self, kind: int, lifted: int = -1) -> bool:
+        """Expansion maps: can the hand plus one more extra piece of ``kind`` (lifted from house ``lifted``, which
+        then is free) all be relocated?"""
+        return self.fits(self.relocation_pieces((kind,)), self.rl_route, freed=lifted)
 
     def _gen_remove(self) -> list[Move]:
         p = self.current
         out: list[Move] = []
         if self.rm_left > 0:
-            if self.options.remove3_mode == "move":
+            if self.options.remove3_mode == "move" and self.board.expansion:
+                names = self.board.house_names
+                strict = self.board.countries
+                for h, code in enumerate(self.houses):
+                    if self._removable(p, code):
+                        out.extend(Shift(names[h], names[t]) for t in self.shift_targets(h, strict))
+            elif self.options.remove3_mode == "move":
                 free = [self.board.house_names[h] for h, code in enumerate(self.houses) if code < 0]
                 for h, code in enumerate(self.houses):
                     if self._removable(p, code):
@@ -367,11 +425,21 @@ class MoveGenerator(Position):
         if self.route_marker[r] >= 0 or self.route_free[r] != route.spaces:
             return False
         filled = self.city_filled
+        if self.board.expansion:
+            if route.permanent or self.board.marker_forbidden_countries >> route.country & 1:
+                return False  # docs/rules-expansions.md §E2.2, §E4.6
         if self.options.marker_city_rule == "freeOffice":
             cities = self.board.cities
-            return any(filled[c] < len(cities[c].offices) for c in route.cities)
+            for c in route.cities:
+                if filled[c] < len(cities[c].offices):
+                    return True
+                if cities[c].green and self.options.green_city_free_for_markers and not (
+                    self.extras[c] or self.right_offices[c]
+                ):
+                    return True
+            return False
         extras = self.extras
-        return any(filled[c] or extras[c] for c in route.cities)
+        return any(filled[c] or extras[c] or self.right_offices[c] for c in route.cities)
 
     def _pawn_options(self, paid: bool) -> list[Move]:
         """Pawn moves: paid to any other province, free across 1 or 2 borders (docs/rules.md §5.B)."""

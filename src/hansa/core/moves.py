@@ -124,8 +124,9 @@ class Claim(Move):
     """Action: claim a route (§2.6) and take one benefit.
 
     ``benefit`` is ``nothing``, ``office`` (``target`` = city code), ``extra`` (extra-office marker; ``target`` =
-    city code, ``piece`` = the route piece that becomes the office), ``ability`` (``target`` = the ability city)
-    or ``table`` (Coellen table; ``target`` = the space's colour).
+    city code, ``piece`` = the route piece that becomes the office), ``ability`` (``target`` = the ability city;
+    ``ability`` names the track where the city offers two, East's Waren) or ``table`` (the Coellen table, or the
+    map's special table; ``target`` = the space's colour).
     """
 
     type: ClassVar[str] = "claim"
@@ -133,6 +134,7 @@ class Claim(Move):
     benefit: str = "nothing"
     target: str | None = None
     piece: str | None = None
+    ability: str | None = None
 
     def text(self) -> str:
         out = f"claim {self.route}"
@@ -140,6 +142,8 @@ class Claim(Move):
             out += f" {self.benefit} {self.target}"
             if self.piece:
                 out += f" {self.piece}"
+            if self.ability:
+                out += f" {self.ability}"
         return out
 
 
@@ -291,11 +295,48 @@ class NeutralOffice(Move):
         return f"neutral {self.city}"
 
 
+@dataclass(frozen=True, slots=True)
+class Exchange(Move):
+    """Expansion maps, permanent marker *move any 2*: the pieces on ``house`` and ``other`` exchange places."""
+
+    type: ClassVar[str] = "exchange"
+    house: str
+    other: str
+
+    def text(self) -> str:
+        return f"exchange {self.house} {self.other}"
+
+
+@dataclass(frozen=True, slots=True)
+class Develop(Move):
+    """East, permanent marker of Stralsund-Malmoe: develop the ``ability`` (always ``privilege``) at no cost."""
+
+    type: ClassVar[str] = "develop"
+    ability: str
+
+    def text(self) -> str:
+        return f"develop {self.ability}"
+
+
+@dataclass(frozen=True, slots=True)
+class GreenOffice(Move):
+    """East, permanent marker of Malmoe-Visby: a ``piece`` from the supply becomes an office in the green
+    ``city``, right of its offices."""
+
+    type: ClassVar[str] = "green-office"
+    city: str
+    piece: str
+
+    def text(self) -> str:
+        return f"green {self.city} {self.piece}"
+
+
 MOVE_TYPES: dict[str, type[Move]] = {
     cls.type: cls
     for cls in (
         Income, Place, Displace, Lift, Drop, Claim, Relocate, TakeExtra, LiftExtra, Done,
         UseMarker, Improve, Swap, Remove, Shift, EndTurn, PlaceMarker, Pawn, NeutralOffice,
+        Exchange, Develop, GreenOffice,
     )
 }
 
@@ -406,8 +447,13 @@ def parse_move(text: str, board: Board | None = None) -> Move:
         if len(args) == 1 or (len(args) == 2 and args[1].lower() == "nothing"):
             return Claim(route)
         benefit = args[1].lower()
+        if benefit == "ability" and len(args) == 4:
+            ability = args[3].lower()
+            if ability not in ABILITY_NAMES:
+                raise _bad(text, f"{args[3]!r} is not an ability; abilities are {', '.join(ABILITY_NAMES)}")
+            return Claim(route, benefit, _city(args[2], text, board), None, ability)
         if benefit in ("office", "ability"):
-            need(3, f"claim {route} {benefit} CITY")
+            need(3, f"claim {route} {benefit} CITY" + (" [ABILITY]" if benefit == "ability" else ""))
             return Claim(route, benefit, _city(args[2], text, board))
         if benefit == "extra":
             need(4, f"claim {route} extra CITY T|M")
@@ -464,6 +510,17 @@ def parse_move(text: str, board: Board | None = None) -> Move:
     if verb == "neutral":
         need(1, "neutral CITY")
         return NeutralOffice(_city(args[0], text, board))
+    if verb == "exchange":
+        need(2, "exchange WIS-STR:2 LUB-WIS:1")
+        return Exchange(_house(args[0], text, board), _house(args[1], text, board))
+    if verb == "develop":
+        need(1, "develop privilege")
+        if args[0].lower() != "privilege":
+            raise _bad(text, "only privilege is developed by a permanent marker")
+        return Develop("privilege")
+    if verb == "green":
+        need(2, "green WAR T|M")
+        return GreenOffice(_city(args[0], text, board), _piece(args[1], text))
     if verb == "pawn":
         if len(args) not in (1, 2) or (len(args) == 2 and args[1].lower() != "paid"):
             raise _bad(text, "expected `pawn P05` or `pawn P05 paid`")

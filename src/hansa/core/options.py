@@ -20,17 +20,28 @@ Remove3Mode = Literal["remove", "move"]
 TieBreak = Literal["PT", "SHARED", "BB"]
 TwoPlayerVariant = Literal["neutral", "pawn"]
 PawnFreeMoves = Literal["once", "beforeAndAfter"]
+MapName = Literal["base", "east", "britannia"]
+PermissionHolder = Literal["rightmost", "controller"]
+PermissionTiming = Literal["live", "turnStart"]
+RelocationRings = Literal["allRoutes", "eligibleOnly"]
+GreenCitySwap = Literal["permanentOnly", "none", "all"]
 
 
 @dataclass(frozen=True, slots=True)
 class GameOptions:
-    """The rule switches of docs/rules.md §6.  Field names are the snake_case forms of ``opt.<name>``."""
+    """The rule switches of docs/rules.md §6 and docs/rules-expansions.md §E7.  Field names are the snake_case
+    forms of ``opt.<name>``.
 
+    ``map`` chooses the board (``base``, ``east`` or ``britannia``; the side follows the player count).
+    ``remove3_mode`` left unset (``None``) becomes ``move`` on Britannia and ``remove`` elsewhere (§E1.3).
+    """
+
+    map: MapName = "base"
     marker_set: MarkerSet = "IT4"
     marker_city_rule: MarkerCityRule = "freeOffice"
     swap_needs_own: bool = True
     remove3_targets: Remove3Targets = "any"
-    remove3_mode: Remove3Mode = "remove"
+    remove3_mode: Remove3Mode = None  # type: ignore[assignment]  # resolved by the map in __post_init__
     income_up_to: bool = False
     tie_break: TieBreak = "PT"
     two_player_variant: TwoPlayerVariant = "neutral"
@@ -38,8 +49,15 @@ class GameOptions:
     neutral_keep_on_ability_route: bool = True
     neutral_extra_mandatory: bool = True
     pawn_free_moves: PawnFreeMoves = "once"
+    permission_holder: PermissionHolder = "rightmost"
+    permission_timing: PermissionTiming = "live"
+    relocation_rings: RelocationRings = "allRoutes"
+    green_city_swap: GreenCitySwap = "permanentOnly"
+    green_city_free_for_markers: bool = False
 
     def __post_init__(self) -> None:
+        if self.remove3_mode is None:
+            object.__setattr__(self, "remove3_mode", "move" if self.map == "britannia" else "remove")
         hints = _hints()
         for f in fields(self):
             value = getattr(self, f.name)
@@ -62,6 +80,7 @@ class GameOptions:
             raise InvalidOptionError(f"options must be a mapping of names to values, not {type(data).__name__}")
         names = {f.name for f in fields(cls)}
         aliases = {_camel(n): n for n in names}
+        aliases["board"] = "map"
         values: dict[str, Any] = {}
         for key, value in data.items():
             name = key if key in names else aliases.get(str(key).removeprefix("opt."))
@@ -78,9 +97,15 @@ class GameOptions:
         return asdict(self)
 
     def changed(self) -> dict[str, Any]:
-        """Only the options that differ from the defaults."""
-        default = _DEFAULT
-        return {k: v for k, v in self.to_dict().items() if getattr(default, k) != v}
+        """Only the options that differ from the defaults: the map if not ``base``, then what differs from that
+        map's defaults (Move 3 is Britannia's default)."""
+        if self.map == "base":
+            default = _DEFAULT
+            return {k: v for k, v in self.to_dict().items() if getattr(default, k) != v}
+        default = GameOptions(map=self.map)
+        out: dict[str, Any] = {"map": self.map}
+        out.update({k: v for k, v in self.to_dict().items() if k != "map" and getattr(default, k) != v})
+        return out
 
 
 @functools.cache
@@ -101,6 +126,7 @@ def parse_option_value(name: str, text: str) -> Any:
     """Convert a command-line ``name=value`` string to the option's type (``true``/``false`` for switches)."""
     field_names = {f.name for f in fields(GameOptions)}
     aliases = {_camel(n): n for n in field_names}
+    aliases["board"] = "map"
     real = name if name in field_names else aliases.get(name.removeprefix("opt."))
     if real is None:
         raise InvalidOptionError(f"unknown option {name!r}; known options: {', '.join(sorted(field_names))}")

@@ -52,6 +52,7 @@ class Phase(IntEnum):
     PAWN_END = 6  #: two-player pawn variant: optional free pawn move after the last action
     NEUTRAL_OFFICE = 7  #: two-player neutral variant: active player picks the city of a neutral claim
     OVER = 8  #: the game has ended
+    PERMANENT = 9  #: expansion maps: the claimer resolves the claimed sea route's permanent bonus marker
 
 #: The names of every attribute of a position (its slots), hidden and derived ones included.
 STATE_FIELDS: tuple[str, ...] = (
@@ -67,6 +68,8 @@ STATE_FIELDS: tuple[str, ...] = (
     "end_triggers", "_t2", "discarded",
     # two players
     "pawn", "pawn_free_used", "neutral_pending", "neutral_discards", "_allowed",
+    # expansion maps
+    "right_offices", "hand_from", "perm_used", "perm_holders", "pm_kind", "pm_left", "pm_route",
 )
 
 
@@ -75,6 +78,13 @@ STATE_FIELDS: tuple[str, ...] = (
 _SNAPSHOT_FIELDS: tuple[str, ...] = tuple(
     name for name in STATE_FIELDS if name not in ("board", "options", "_mt", "free", "free_moves", "own", "full", "_allowed")
 )
+
+
+#: Values of the expansion fields in a snapshot written before they existed.
+_EXPANSION_DEFAULTS: dict[str, Any] = {
+    "right_offices": None, "hand_from": [], "perm_used": 0, "perm_holders": [], "pm_kind": -1, "pm_left": 0,
+    "pm_route": -1,
+}
 
 
 class Position:
@@ -135,6 +145,13 @@ class Position:
     discarded: int
     pawn: int
     pawn_free_used: int
+    right_offices: list[tuple[int, ...]]
+    hand_from: tuple[int, ...]
+    perm_used: int
+    perm_holders: tuple[int, ...]
+    pm_kind: int
+    pm_left: int
+    pm_route: int
 
     # ------------------------------------------------------------------------------------------ setup
 
@@ -152,7 +169,8 @@ class Position:
 
         The seed decides the start player (unless ``start_player`` is given), which starting marker lies on
         which tavern, and the order of the face-down marker supply.  The same seed and moves always give the
-        same game.  ``board`` replaces the printed board side (custom topologies for research and tests).
+        same game.  The ``map`` option chooses the board (the side follows the player count; the expansion maps
+        take 3 to 5 players); ``board`` replaces the printed board (custom topologies for research and tests).
         """
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
             raise InvalidOptionError(f"Hansa Teutonica is played by 2 to 5 players, not {players!r}")
@@ -160,7 +178,11 @@ class Position:
         if start_player is not None and not (isinstance(start_player, int) and 0 <= start_player < players):
             raise InvalidOptionError(f"start player must be a seat from 0 to {players - 1}, not {start_player!r}")
         rng = random.Random(seed)
-        board = board if board is not None else board_for_players(players)
+        if board is None:
+            try:
+                board = board_for_players(players, opts.map)
+            except ValueError as err:
+                raise InvalidOptionError(str(err)) from None
         self = cls.__new__(cls)
         self.board = board
         self.options = opts
@@ -217,6 +239,15 @@ class Position:
         self.neutral_pending = ()
         self.neutral_discards = 0
         self._allowed = None
+        self.right_offices = [()] * len(board.cities)
+        self.hand_from = ()
+        self.perm_used = 0
+        self.perm_holders = ()
+        self.pm_kind = -1
+        self.pm_left = 0
+        self.pm_route = -1
+        if board.permission_cities:
+            self.perm_holders = self._permission_holders()
         if players == 2:
             self._setup_two_players()
         return self
@@ -379,6 +410,13 @@ class Position:
         new.neutral_pending = self.neutral_pending
         new.neutral_discards = self.neutral_discards
         new._allowed = self._allowed
+        new.right_offices = self.right_offices[:]
+        new.hand_from = self.hand_from
+        new.perm_used = self.perm_used
+        new.perm_holders = self.perm_holders
+        new.pm_kind = self.pm_kind
+        new.pm_left = self.pm_left
+        new.pm_route = self.pm_route
         return new
 
     def __copy__(self) -> Self:
@@ -412,7 +450,8 @@ class Position:
             self.start_player, self.current, self.turn, self.actions_used, self.bonus_actions, self.phase,
             self.hand, self.lifted, self.dropping, self.rl_owner, self.rl_route, self.rl_extras, self.rm_left,
             self.end_triggers, self._t2, self.discarded, self.pawn, self.pawn_free_used, self.neutral_pending,
-            self.neutral_discards,
+            self.neutral_discards, tuple(self.right_offices), self.hand_from, self.perm_used, self.perm_holders,
+            self.pm_kind, self.pm_left, self.pm_route,
         )
 
     def public_key(self) -> tuple[Any, ...]:
@@ -428,7 +467,8 @@ class Position:
             self.start_player, self.current, self.turn, self.actions_used, self.bonus_actions, self.phase,
             self.hand, self.lifted, self.dropping, self.rl_owner, self.rl_route, self.rl_extras, self.rm_left,
             self.end_triggers, self._t2, self.discarded, self.pawn, self.pawn_free_used, self.neutral_pending,
-            self.neutral_discards,
+            self.neutral_discards, tuple(self.right_offices), self.hand_from, self.perm_used, self.perm_holders,
+            self.pm_kind, self.pm_left, self.pm_route,
         )
 
     def to_snapshot(self) -> dict[str, Any]:
@@ -452,10 +492,15 @@ class Position:
         self.board = load_board(data["side"])
         self.options = GameOptions.from_dict(data["options"])
         self._mt = move_table(self.board)
-        tuple_lists = {"extras", "markers", "used_markers", "plate"}
-        tuples = {"hand", "end_triggers", "neutral_pending"}
+        tuple_lists = {"extras", "markers", "used_markers", "plate", "right_offices"}
+        tuples = {"hand", "end_triggers", "neutral_pending", "hand_from", "perm_holders"}
         for name in _SNAPSHOT_FIELDS:
-            value = data[name]
+            if name in _EXPANSION_DEFAULTS and name not in data:  # a snapshot saved before the expansions
+                value = _EXPANSION_DEFAULTS[name]
+                if name == "right_offices":
+                    value = [[] for _ in self.board.cities]
+            else:
+                value = data[name]
             if name in tuple_lists:
                 value = [tuple(v) for v in value]
             elif name in tuples:
@@ -514,6 +559,26 @@ class Position:
         code = self.houses[self.board.house_index[house]]
         return None if code < 0 else (code >> 1, "TM"[code & 1])
 
+    def city_offices(self, city: int) -> list[int]:
+        """Codes of every office of ``city`` left to right: extra offices, printed offices (free ones as -1), then
+        the offices East's permanent marker put right of them in a green city."""
+        c = self.board.cities[city]
+        return [*self.extras[city], *self.offices[c.office_base : c.office_base + len(c.offices)], *self.right_offices[city]]
+
+    def holder(self, city: int) -> int:
+        """Britannia: the seat holding ``city``'s permission (docs/rules-expansions.md §E4.2 4), -1 for nobody:
+        the owner of its rightmost occupied office, or its controller under ``opt.permissionHolder=controller``."""
+        if self.options.permission_holder == "controller":
+            ctrl = self.controller(city)
+            return -1 if ctrl is None else ctrl
+        for code in reversed(self.city_offices(city)):
+            if code >= 0:
+                return code >> 1
+        return -1
+
+    def _permission_holders(self) -> tuple[int, ...]:
+        return tuple(self.holder(c) for c, _ in self.board.permission_cities)
+
     def office_owners(self, city: int) -> list[int]:
         """Owners of the printed offices of ``city`` left to right (-1 for a free office)."""
         c = self.board.cities[city]
@@ -536,6 +601,11 @@ class Position:
                 counts[owner] = counts.get(owner, 0) + 1
                 last[owner] = pos
             pos += 1
+        for code in self.right_offices[city]:
+            owner = code >> 1
+            counts[owner] = counts.get(owner, 0) + 1
+            last[owner] = pos
+            pos += 1
         if not counts:
             return None
         best = max(counts.values())
@@ -544,6 +614,7 @@ class Position:
     def office_count(self, player: int) -> int:
         """Offices of ``player`` on the board (printed and extra)."""
         n = sum(1 for code in self.offices if code >= 0 and code >> 1 == player)
+        n += sum(1 for ex in self.right_offices for code in ex if code >> 1 == player)
         return n + sum(1 for ex in self.extras for code in ex if code >> 1 == player)
 
     def cities_with_office(self, player: int) -> list[int]:
@@ -554,6 +625,10 @@ class Position:
             if code >= 0 and code >> 1 == player:
                 per_city[office_city[i]] += 1
         for c, ex in enumerate(self.extras):
+            for code in ex:
+                if code >> 1 == player:
+                    per_city[c] += 1
+        for c, ex in enumerate(self.right_offices):
             for code in ex:
                 if code >> 1 == player:
                     per_city[c] += 1
@@ -600,7 +675,7 @@ class Position:
     def census(self) -> list[tuple[int, int]]:
         """``(traders, merchants)`` found anywhere for every seat: supply, stock, tracks, score marker, houses,
         offices, extra offices, Coellen table, and pieces in hand during a Move or a relocation."""
-        counts = Counter(chain(self.houses, self.offices, self.table, *self.extras))
+        counts = Counter(chain(self.houses, self.offices, self.table, *self.extras, *self.right_offices))
         holder = self.rl_owner if self.phase == Phase.RELOCATE else self.current if self.phase == Phase.MOVE else -1
         out = []
         for p in range(self.players):

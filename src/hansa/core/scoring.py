@@ -20,12 +20,14 @@ from .constants import (
 )
 from .state import GameState
 
-CATEGORIES = ("in_game", "abilities", "markers", "coellen", "control", "network")
+CATEGORIES = ("in_game", "abilities", "markers", "coellen", "control", "network", "countries")
 
 
 @dataclass(frozen=True, slots=True)
 class ScoreBreakdown:
-    """One player's final score by category (docs/rules.md §4.3)."""
+    """One player's final score by category (docs/rules.md §4.3).  ``coellen`` is the special table of the map
+    (Coellen, Koenigsberg or Plymouth); ``countries`` the Wales and Scotland scoring of Britannia
+    (docs/rules-expansions.md §E4.9), 0 on the other maps."""
 
     player: int
     in_game: int
@@ -34,15 +36,23 @@ class ScoreBreakdown:
     coellen: int
     control: int
     network: int
+    countries: int = 0
 
     @property
     def total(self) -> int:
-        return self.in_game + self.abilities + self.markers + self.coellen + self.control + self.network
+        return (
+            self.in_game + self.abilities + self.markers + self.coellen + self.control + self.network + self.countries
+        )
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out["total"] = self.total
         return out
+
+
+def categories(state: GameState) -> tuple[str, ...]:
+    """The score categories of ``state``'s map (``countries`` only where the map scores countries)."""
+    return CATEGORIES if state.board.country_scoring else CATEGORIES[:-1]
 
 
 def network_score(state: GameState, player: int) -> int:
@@ -52,10 +62,44 @@ def network_score(state: GameState, player: int) -> int:
     return best * state.ability_value(player, KEYS)
 
 
+def country_scores(state: GameState, controllers: list[int | None] | None = None) -> list[int]:
+    """Britannia's final scoring of Wales and Scotland (docs/rules-expansions.md §E4.9), per seat.
+
+    Candidates hold an office in a city of the country; they rank by (cities of it they control, their offices
+    there); tied candidates share the awards of the places they cover, each taking the floor of the mean."""
+    board = state.board
+    out = [0] * state.players
+    if not board.country_scoring:
+        return out
+    if controllers is None:
+        controllers = [state.controller(c) for c in range(len(board.cities))]
+    per_city = [state.cities_with_office(p) for p in range(state.players)]
+    for _, cities, awards in board.country_scoring:
+        ranked = []
+        for p in range(state.players):
+            offices = sum(per_city[p][c] for c in cities)
+            if offices:
+                ranked.append(((sum(1 for c in cities if controllers[c] == p), offices), p))
+        ranked.sort(key=lambda kp: kp[0], reverse=True)
+        place = i = 0
+        while i < len(ranked):
+            j = i
+            while j < len(ranked) and ranked[j][0] == ranked[i][0]:
+                j += 1
+            n = j - i
+            pot = sum(awards[k] for k in range(place, place + n) if k < len(awards))
+            for _, p in ranked[i:j]:
+                out[p] += pot // n
+            place += n
+            i = j
+    return out
+
+
 def final_scores(state: GameState) -> list[ScoreBreakdown]:
     """Score breakdown of every player, computed from the current position (meaningful once the game is over,
     but usable at any time as a projection)."""
     controllers = [state.controller(c) for c in range(len(state.board.cities))]
+    countries = country_scores(state, controllers)
     out = []
     for p in range(state.players):
         abilities = sum(
@@ -64,7 +108,9 @@ def final_scores(state: GameState) -> list[ScoreBreakdown]:
         markers = marker_points(len(state.markers[p]) + len(state.used_markers[p]))
         coellen = sum(points for (points, _), code in zip(state.board.coellen_table, state.table) if code >= 0 and code >> 1 == p)
         control = CONTROL_POINTS * sum(1 for owner in controllers if owner == p and owner != NEUTRAL)
-        out.append(ScoreBreakdown(p, state.score[p], abilities, markers, coellen, control, network_score(state, p)))
+        out.append(ScoreBreakdown(
+            p, state.score[p], abilities, markers, coellen, control, network_score(state, p), countries[p],
+        ))
     return out
 
 

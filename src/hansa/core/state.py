@@ -13,14 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .board import COUNTRIES, ENGLAND, PERMANENT_EFFECTS
 from .constants import (
     ABILITY_MAX,
     ABILITY_NAMES,
     ABILITY_RELEASES,
     BAGS,
     BOOK,
-    CITIES_TO_END,
-    EAST_WEST_BONUS,
     EMPTY,
     EXTRA_OFFICE,
     IMPROVE,
@@ -29,6 +28,7 @@ from .constants import (
     NEUTRAL,
     PLUS3,
     PLUS4,
+    PRIVILEGE,
     PRIVILEGE_COLOURS,
     REMOVE3,
     SWAP_OFFICES,
@@ -36,13 +36,17 @@ from .constants import (
     WIN_SCORE,
 )
 from .errors import GameOverError, IllegalMoveError, WrongPlayerError
+from .expansion import DEVELOP_PRIVILEGE, GREEN_OFFICE, MOVE_ANY_2, PLACE_2, REUSE_2
 from .movegen import MoveGenerator
 from .moves import (
     Claim,
+    Develop,
     Displace,
     Done,
     Drop,
     EndTurn,
+    Exchange,
+    GreenOffice,
     Improve,
     Income,
     Lift,
@@ -134,6 +138,26 @@ class GameState(MoveGenerator):
                 f"{what} needs an action, but all {self.allowance()} actions of this turn are used", "§2.1"
             )
 
+    def _check_ship(self, h: int, kind: int, what: str) -> None:
+        if kind == TRADER and self.board.house_ship[h]:
+            raise IllegalMoveError(
+                f"{what}: {self.board.house_names[h]} is a ship space and holds only a Merchant", "§7.2"
+            )
+
+    def _spend_permission(self, p: int, h: int, what: str) -> None:
+        """Britannia: a Place or Displace on a Wales or Scotland route spends a permission (§E4.2)."""
+        country = self.board.house_country[h]
+        if country == ENGLAND:
+            return
+        slot = self.permission_slot(p, country)
+        if slot < 0:
+            raise IllegalMoveError(
+                f"{what} on a {COUNTRIES[country]} route needs a {COUNTRIES[country]} permission: hold the rightmost "
+                "office of a permission city whose permission you have not used this turn",
+                "§7.6",
+            )
+        self.perm_used |= 1 << slot
+
     def _check_route_allowed(self, r: int, what: str) -> None:
         if self._allowed is not None and r not in self._allowed:
             raise IllegalMoveError(
@@ -167,6 +191,9 @@ class GameState(MoveGenerator):
         self._after_action()
 
     def _do_place(self, move: Place) -> None:
+        if self.phase == Phase.PERMANENT:
+            self._place_two(move)
+            return
         self._start_action("Place")
         p = self.current
         h = self._house(move.house)
@@ -177,6 +204,9 @@ class GameState(MoveGenerator):
             raise IllegalMoveError(f"you have no {_KIND_NAME[kind]} in your supply", "§2.3")
         r = self.board.house_route[h]
         self._check_route_allowed(r, "Place")
+        if self.board.expansion:
+            self._check_ship(h, kind, "Place")
+            self._spend_permission(p, h, "Place")
         (self.sup_m if kind else self.sup_t)[p] -= 1
         self._occupy(h, p * 2 + kind)
         self.actions_used += 1
@@ -194,6 +224,8 @@ class GameState(MoveGenerator):
             raise IllegalMoveError("you cannot displace your own piece", "§2.4")
         r = self.board.house_route[h]
         self._check_route_allowed(r, "Displace")
+        if self.board.expansion and self.board.house_ship[h] and kind != MERCHANT:
+            raise IllegalMoveError("a piece on a ship space can only be displaced by a Merchant", "§7.2")
         k = 1 + (code & 1)
         st, sm = self.sup_t[p], self.sup_m[p]
         if st + sm < 1 + k:
@@ -209,6 +241,8 @@ class GameState(MoveGenerator):
         rt, rm = st - (kind == 0), sm - (kind == 1)
         if pay_m > rm or k - pay_m > rt:
             raise IllegalMoveError(f"after placing, your supply cannot pay {pay}", "§2.4")
+        if self.board.countries:
+            self._spend_permission(p, h, "Displace")
         # Apply: the displacing piece, the penalty, then the relocation.
         self.sup_t[p] = rt - (k - pay_m)
         self.sup_m[p] = rm - pay_m
@@ -217,7 +251,13 @@ class GameState(MoveGenerator):
         self._replace(h, p * 2 + kind)
         self.actions_used += 1
         owner = code >> 1
-        if self.free_total - self.route_free[r] <= 0:
+        if self.board.expansion:
+            self.rl_route = r  # the relocation's origin, for the question below
+            nowhere = not self.fits([(code & 1, self.relocation_origin())], r)
+            self.rl_route = -1
+        else:
+            nowhere = self.free_total - self.route_free[r] <= 0
+        if nowhere:
             # docs/rules.md §2.4, step 3.5: nowhere to go -> the displaced piece goes to its owner's stock.
             if owner != NEUTRAL:
                 (self.stk_m if code & 1 else self.stk_t)[owner] += 1
@@ -263,8 +303,12 @@ class GameState(MoveGenerator):
             self.lifted = 0
             self.dropping = False
             self.hand = ()
+        if starting:
+            self.hand_from = ()
         self._vacate(h)
         self.hand = self.hand + (code & 1,)
+        if self.board.expansion:
+            self.hand_from = self.hand_from + (self.board.house_country[h] if self.board.countries else -1,)
         self.lifted += 1
 
     def _do_drop(self, move: Drop) -> None:
@@ -276,6 +320,29 @@ class GameState(MoveGenerator):
             raise IllegalMoveError(f"you have not lifted a {_KIND_NAME[kind]}", "§2.5")
         if self.houses[h] >= 0:
             raise IllegalMoveError(f"house {move.house} is occupied; moving never displaces", "§2.5")
+        if self.board.expansion:
+            self._check_ship(h, kind, "Moving")
+            i = self.drop_piece(h, kind)
+            if i < 0:
+                raise IllegalMoveError(
+                    f"no lifted {_KIND_NAME[kind]} may go to a {COUNTRIES[self.board.house_country[h]]} route: "
+                    "a piece from an England route stays in England",
+                    "§7.7",
+                )
+            rest = list(zip(self.hand, self.hand_from))
+            del rest[i]
+            if not self.fits(rest, taken=h):
+                raise IllegalMoveError("then the other lifted pieces could not all be put down", "§7.7")
+            self.hand_from = self.hand_from[:i] + self.hand_from[i + 1 :]
+            self.hand = self.hand[:i] + self.hand[i + 1 :]
+            self._occupy(h, p * 2 + kind)
+            self.dropping = True
+            if not self.hand:
+                self.phase = Phase.ACTIONS
+                self.lifted = 0
+                self.dropping = False
+                self._after_action()
+            return
         self._occupy(h, p * 2 + kind)
         self.hand = _without(self.hand, kind)
         self.dropping = True
@@ -299,24 +366,32 @@ class GameState(MoveGenerator):
                 raise IllegalMoveError(f"route {move.route} holds another owner's piece; it cannot be claimed", "§2.6")
         self._check_route_allowed(r, "Claim")
         benefit = self._check_benefit(p, r, move)
-        self._apply_claim(p, r, benefit)
         self.actions_used += 1
+        self._apply_claim(p, r, benefit)
+        if self.phase == Phase.PERMANENT:
+            return  # the claim ends when its permanent bonus marker is resolved
         self._after_action()
 
-    def _check_benefit(self, p: int, r: int, move: Claim) -> tuple[str, int, int]:
-        """Validate the claim's benefit (docs/rules.md §2.6 c); return ``(benefit, city or space, piece kind)``."""
+    def _check_benefit(self, p: int, r: int, move: Claim) -> tuple[str, int, int, int]:
+        """Validate the claim's benefit (docs/rules.md §2.6 c); return ``(benefit, city or space, piece kind,
+        ability)`` (-1 where it does not apply)."""
         board = self.board
         route = board.routes[r]
         benefit = move.benefit
         has_t, has_m = self._route_kinds(r)
         priv = _priv(self, p)
+        if move.ability is not None and benefit != "ability":
+            raise IllegalMoveError("only an ability benefit names an ability", "§2.6")
         if benefit == "nothing":
             if move.target is not None or move.piece is not None:
                 raise IllegalMoveError("the benefit 'nothing' takes no city or piece", "§2.6")
-            return ("nothing", -1, -1)
+            return ("nothing", -1, -1, -1)
         if benefit == "table":
             if r != board.coellen_route:
-                raise IllegalMoveError("only the Coellen-Warburg route reaches the Coellen table", "§2.6")
+                if board.coellen_route < 0:
+                    raise IllegalMoveError("this board has no special table", "§2.6")
+                special = board.routes[board.coellen_route].code
+                raise IllegalMoveError(f"only the {special} route reaches the {board.cities[board.coellen].name} table", "§2.6")
             if move.target not in PRIVILEGE_COLOURS:
                 raise IllegalMoveError(f"{move.target!r} is not a Coellen table colour", "§2.6")
             colour = PRIVILEGE_COLOURS.index(move.target) + 1
@@ -331,7 +406,7 @@ class GameState(MoveGenerator):
                 )
             if move.piece not in (None, "M"):
                 raise IllegalMoveError("the Coellen table takes a Merchant", "§2.6")
-            return ("table", space, MERCHANT)
+            return ("table", space, MERCHANT, -1)
         c = self._city(move.target)
         if c not in route.cities:
             raise IllegalMoveError(f"{move.target} is not a city of route {route.code}", "§2.6")
@@ -353,29 +428,38 @@ class GameState(MoveGenerator):
                 )
             if move.piece not in (None, "TM"[kind]):
                 raise IllegalMoveError(f"the next office of {city.name} takes a {_KIND_NAME[kind]}", "§2.7")
-            return ("office", c, kind)
+            return ("office", c, kind, -1)
         if benefit == "extra":
             if EXTRA_OFFICE not in self.markers[p]:
                 raise IllegalMoveError("you hold no unused Extra-office marker from an earlier action", "§3.3")
-            if not (self.city_filled[c] or self.extras[c]):
+            if not (self.city_filled[c] or self.extras[c] or city.green):
                 raise IllegalMoveError(f"an extra office needs a city with an office; {city.name} has none", "§3.3")
             kind = self._kind(move.piece) if move.piece is not None else -1
             if kind < 0:
                 raise IllegalMoveError("say which route piece becomes the extra office (T or M)", "§3.3")
             if not (has_m if kind else has_t):
                 raise IllegalMoveError(f"route {route.code} has no {_KIND_NAME[kind]} of yours", "§3.3")
-            return ("extra", c, kind)
+            return ("extra", c, kind, -1)
         if benefit == "ability":
-            if city.ability is None:
+            if not city.abilities:
                 raise IllegalMoveError(f"{city.name} is not an ability city", "§2.6")
-            if self.levels[p * 5 + city.ability] >= ABILITY_MAX[city.ability]:
-                raise IllegalMoveError(f"your {ABILITY_NAMES[city.ability]} ability is already fully developed", "§1.3")
+            if move.ability is None:
+                if len(city.abilities) > 1:
+                    names = " or ".join(ABILITY_NAMES[a] for a in city.abilities)
+                    raise IllegalMoveError(f"{city.name} offers two abilities: say which ({names})", "§7.5")
+                ability = city.abilities[0]
+            elif move.ability in ABILITY_NAMES and ABILITY_NAMES.index(move.ability) in city.abilities:
+                ability = ABILITY_NAMES.index(move.ability)
+            else:
+                raise IllegalMoveError(f"{city.name} does not develop {move.ability!r}", "§2.6")
+            if self.levels[p * 5 + ability] >= ABILITY_MAX[ability]:
+                raise IllegalMoveError(f"your {ABILITY_NAMES[ability]} ability is already fully developed", "§1.3")
             if move.piece is not None:
                 raise IllegalMoveError("an ability upgrade takes no piece argument", "§2.6")
-            return ("ability", c, -1)
+            return ("ability", c, -1, ability)
         raise IllegalMoveError(f"unknown claim benefit {benefit!r}", "§2.6")
 
-    def _apply_claim(self, p: int, r: int, benefit: tuple[str, int, int]) -> None:
+    def _apply_claim(self, p: int, r: int, benefit: tuple[str, int, int, int]) -> None:
         board = self.board
         route = board.routes[r]
         # (a) control points, computed before the new office
@@ -393,32 +477,40 @@ class GameState(MoveGenerator):
             else:
                 self._t2 = True
         # (c) the benefit, then (d) every other route piece to the stock
-        kind_t = kind_m = 0
-        for h in route.houses:
-            if self._vacate(h) & 1:
-                kind_m += 1
-            else:
-                kind_t += 1
-        what, target, kind = benefit
-        if kind == TRADER:
-            kind_t -= 1
-        elif kind == MERCHANT:
-            kind_m -= 1
-        self.stk_t[p] += kind_t
-        self.stk_m[p] += kind_m
-        code = p * 2 + kind
+        what, target, kind, ability = benefit
+        if route.permanent == "reuse_2_from_route":
+            # §E3.5: the pieces left after the benefit stay on the route until the player has set aside up to two
+            self._begin_permanent(p, r, kind)
+            code = p * 2 + kind
+        else:
+            kind_t = kind_m = 0
+            for h in route.houses:
+                if self._vacate(h) & 1:
+                    kind_m += 1
+                else:
+                    kind_t += 1
+            if kind == TRADER:
+                kind_t -= 1
+            elif kind == MERCHANT:
+                kind_m -= 1
+            self.stk_t[p] += kind_t
+            self.stk_m[p] += kind_m
+            code = p * 2 + kind
         if what == "office":
             self._establish(p, target, code)
         elif what == "extra":
             self._use_marker(p, EXTRA_OFFICE)
+            if board.cities[target].green and not (self.extras[target] or self.right_offices[target]):
+                self.completed += 1  # §E3.3 4: a green city is complete with its first office
             self.extras[target] = (code,) + self.extras[target]
             self._check_east_west(p)
         elif what == "ability":
-            ability = board.cities[target].ability
-            assert ability is not None
             self._upgrade(p, ability)
         elif what == "table":
             self.table[target] = code
+        # (e) the permanent bonus marker of a sea route (§E2.2)
+        if route.permanent is not None and route.permanent != "reuse_2_from_route":
+            self._begin_permanent(p, r, -1)
 
     def _establish(self, owner: int, c: int, code: int) -> None:
         """Put ``code`` on the leftmost free printed office of city ``c`` (docs/rules.md §2.7 steps 4-7)."""
@@ -427,7 +519,7 @@ class GameState(MoveGenerator):
         self.offices[city.office_base + filled] = code
         self.city_filled[c] = filled + 1
         if owner != NEUTRAL and city.offices[filled].coin:
-            self.score[owner] += 1
+            self.score[owner] += city.offices[filled].points or 1
         if filled + 1 == len(city.offices):
             self.completed += 1
         if owner != NEUTRAL:
@@ -449,7 +541,8 @@ class GameState(MoveGenerator):
             c = stack.pop()
             if c == b:
                 paid = len(self.ew_paid)
-                self.score[p] += EAST_WEST_BONUS[paid] if paid < len(EAST_WEST_BONUS) else 0
+                awards = self.board.east_west_awards
+                self.score[p] += awards[paid] if paid < len(awards) else 0
                 self.ew_paid.append(p)
                 return
             for nb in cities[c].neighbours:
@@ -481,6 +574,12 @@ class GameState(MoveGenerator):
         r = self.board.house_route[h]
         if r == self.rl_route:
             raise IllegalMoveError("a displaced piece cannot go back onto the route it was displaced from", "§2.4")
+        if self.board.expansion:
+            self._check_expansion_relocation(h, kind)
+            self._occupy(h, self.rl_owner * 2 + kind)
+            self.hand = _without(self.hand, kind)
+            self._relocation_progress()
+            return
         d = self._relocation_distance()
         dist = self.board.distance[self.rl_route][r]
         if dist != d:
@@ -580,6 +679,8 @@ class GameState(MoveGenerator):
             self.hand = self.hand + (TRADER,)
             self.rl_extras -= 1
             return
+        if self.board.expansion and not self.extra_fits(kind):
+            raise IllegalMoveError(f"there is no free house left that an extra {_KIND_NAME[kind]} may take", "§7.2")
         if self.stk_t[b] or self.stk_m[b]:
             src_t, src_m, where = self.stk_t, self.stk_m, "stock"
         elif self.sup_t[b] or self.sup_m[b]:
@@ -608,7 +709,10 @@ class GameState(MoveGenerator):
             raise IllegalMoveError(f"house {move.house} holds no piece of yours", "§2.4")
         r = self.board.house_route[h]
         free_out = self.free_total - self.route_free[self.rl_route]
-        if r == self.rl_route and free_out < len(self.hand) + 1:
+        if self.board.expansion:
+            if not self.extra_fits(code & 1, h):
+                raise IllegalMoveError("there is no free house left that this extra piece may take", "§7.2")
+        elif r == self.rl_route and free_out < len(self.hand) + 1:
             raise IllegalMoveError("there is no free house left for another extra piece", "§2.4")
         self._vacate(h)
         self.hand = self.hand + (code & 1,)
@@ -621,6 +725,8 @@ class GameState(MoveGenerator):
             self._finish_relocation()
         elif self.phase == Phase.REMOVE:
             self._finish_remove()
+        elif self.phase == Phase.PERMANENT:
+            self._finish_permanent()
         else:
             raise IllegalMoveError(f"'done' is not possible now: {_PHASE_TEXT[self.phase]}", _PHASE_RULE[self.phase])
 
@@ -664,6 +770,9 @@ class GameState(MoveGenerator):
         c = self._city(move.city)
         city = self.board.cities[c]
         i = move.office
+        if city.green:
+            self._swap_green(p, c, i)
+            return
         if not isinstance(i, int) or not 1 <= i < len(city.offices):
             raise IllegalMoveError(
                 f"swap needs two neighbouring printed offices of {city.name}: office 1..{len(city.offices) - 1} "
@@ -700,6 +809,9 @@ class GameState(MoveGenerator):
         self._remove_progress()
 
     def _do_shift(self, move: Shift) -> None:
+        if self.phase == Phase.PERMANENT:
+            self._permanent_shift(move)
+            return
         self._need_phase(Phase.REMOVE, "Moving a piece with the marker")
         if self.options.remove3_mode != "move":
             raise IllegalMoveError("Remove 3 removes pieces; 'shift' needs opt.remove3Mode=move", "§3.3")
@@ -713,6 +825,10 @@ class GameState(MoveGenerator):
             raise IllegalMoveError(f"house {move.to} is occupied", "§3.3")
         if self.rm_left <= 0:
             raise IllegalMoveError("the marker moves at most 3 pieces", "§3.3")
+        if self.board.expansion and to not in self.shift_targets(h, self.board.countries):
+            raise IllegalMoveError(
+                "Move 3 cannot put a Trader on a ship space, nor move a piece out of its country", "§7.2 §7.7"
+            )
         self._vacate(h)
         self._occupy(to, code)
         self.rm_left -= 1
@@ -733,17 +849,219 @@ class GameState(MoveGenerator):
         # can hold between actions and this only ends the turn when nothing is left to do.
         self._after_action()
 
+    # -- expansion maps (docs/rules-expansions.md)
+
+    def _check_expansion_relocation(self, h: int, kind: int) -> None:
+        """A relocated piece: allowed on that house (ship space, country), on the nearest ring where a piece of
+        its kind may go, and leaving room for the rest of the hand (§E2.1 3, §E4.3)."""
+        origin = self.relocation_origin()
+        board = self.board
+        if not self._may_go(h, kind, origin):
+            if kind == TRADER and board.house_ship[h]:
+                raise IllegalMoveError(f"{board.house_names[h]} is a ship space and holds only a Merchant", "§7.2")
+            raise IllegalMoveError(
+                f"pieces displaced from a {COUNTRIES[origin]} route go to {COUNTRIES[origin]} or England routes only",
+                "§7.7",
+            )
+        d = self.kind_distance(kind)
+        r = board.house_route[h]
+        if not d or r not in self.relocation_rings()[d - 1]:
+            raise IllegalMoveError(
+                f"relocated pieces go to the nearest routes with a free house they may take (distance {d})", "§7.7"
+            )
+        rest = self.relocation_pieces()
+        rest.remove((kind, origin))
+        if not self.fits(rest, self.rl_route, taken=h):
+            raise IllegalMoveError("then the other pieces in hand could not all be relocated", "§7.2")
+
+    def _swap_green(self, p: int, c: int, i: int) -> None:
+        """Swap offices in a green city: its offices counted left to right, under opt.greenCitySwap (§E3.3 7)."""
+        city = self.board.cities[c]
+        if not isinstance(i, int) or i - 1 not in self.green_swaps(c):
+            raise IllegalMoveError(
+                f"offices {i} and {i + 1 if isinstance(i, int) else '?'} of {city.name} cannot be swapped "
+                f"(opt.greenCitySwap={self.options.green_city_swap})",
+                "§7.5",
+            )
+        row = list(self.extras[c]) + list(self.right_offices[c])
+        if self.options.swap_needs_own and row[i - 1] >> 1 != p and row[i] >> 1 != p:
+            raise IllegalMoveError("one of the swapped offices must be yours", "§3.3 opt.swapNeedsOwn")
+        self._use_marker(p, SWAP_OFFICES)
+        row[i - 1], row[i] = row[i], row[i - 1]
+        left = len(self.extras[c])
+        self.extras[c] = tuple(row[:left])
+        self.right_offices[c] = tuple(row[left:])
+        self._maybe_auto_end()
+
+    def _begin_permanent(self, p: int, r: int, taken: int) -> None:
+        """Open the claim's permanent bonus marker (§E2.2).  For *reuse 2* (called before the clean-up) the piece
+        that became the benefit leaves the route first (``taken``: its kind, -1 for none); the others stay until
+        the player has set aside up to two."""
+        route = self.board.routes[r]
+        assert route.permanent is not None
+        effect = PERMANENT_EFFECTS.index(route.permanent)
+        if effect == REUSE_2 and taken >= 0:
+            for h in route.houses:
+                if self.houses[h] >= 0 and self.houses[h] & 1 == taken:
+                    self._vacate(h)
+                    break
+        self.phase = Phase.PERMANENT
+        self.pm_kind = effect
+        self.pm_left = 2 if effect in (MOVE_ANY_2, REUSE_2, PLACE_2) else 1
+        self.pm_route = r
+        if len(self.permanent_options()) == 1:  # nothing to choose but declining
+            self._close_permanent()
+
+    def _close_permanent(self) -> None:
+        """End the permanent effect: *reuse 2*'s remaining route pieces go to the Stock (the claim's clean-up)."""
+        if self.pm_kind == REUSE_2:
+            p = self.current
+            for h in self.board.routes[self.pm_route].houses:
+                if self.houses[h] >= 0:
+                    if self._vacate(h) & 1:
+                        self.stk_m[p] += 1
+                    else:
+                        self.stk_t[p] += 1
+        self.phase = Phase.ACTIONS
+        self.pm_kind = -1
+        self.pm_left = 0
+        self.pm_route = -1
+
+    def _finish_permanent(self) -> None:
+        self._close_permanent()
+        self._after_action()
+
+    def _permanent_progress(self) -> None:
+        if self.pm_left <= 0 or len(self.permanent_options()) == 1:
+            self._finish_permanent()
+
+    def _need_permanent(self, effect: int, what: str) -> None:
+        self._need_phase(Phase.PERMANENT, what)
+        if self.pm_kind != effect:
+            route = self.board.routes[self.pm_route]
+            raise IllegalMoveError(f"{what} is not what the permanent marker of {route.code} does", "§7.3")
+
+    def _permanent_shift(self, move: Shift) -> None:
+        h = self._house(move.house)
+        to = self._house(move.to)
+        p = self.current
+        board = self.board
+        kind = self.pm_kind
+        code = self.houses[h]
+        if code < 0:
+            raise IllegalMoveError(f"house {move.house} is empty", "§7.3")
+        if self.houses[to] >= 0:
+            raise IllegalMoveError(f"house {move.to} is occupied", "§7.3")
+        if kind == MOVE_ANY_2:
+            if to not in self.shift_targets(h, board.countries):
+                raise IllegalMoveError(
+                    "move any 2 cannot put a Trader on a ship space, nor move a piece out of its country",
+                    "§7.3 §7.7",
+                )
+        elif kind == REUSE_2:
+            if board.house_route[h] != self.pm_route:
+                raise IllegalMoveError("reuse 2 takes pieces from the claimed route", "§7.3")
+            if board.house_route[to] == self.pm_route or not self.accepts(to, code & 1):
+                raise IllegalMoveError(
+                    "a reused piece goes to a free house of another route (a Trader never on a ship space)", "§7.3"
+                )
+        elif kind == PLACE_2:
+            if self.place2_source(p) != "board":
+                raise IllegalMoveError(
+                    f"place 2 takes its pieces from your {self.place2_source(p)} while it is not empty", "§7.3"
+                )
+            if code >> 1 != p:
+                raise IllegalMoveError("place 2 lifts only your own pieces", "§7.3")
+            if to not in self.place2_targets() or not self.accepts(to, code & 1):
+                raise IllegalMoveError("place 2 puts pieces on free houses of Wales or Scotland routes", "§7.3")
+        else:
+            raise IllegalMoveError("this permanent marker moves no piece", "§7.3")
+        if self.pm_left <= 0:
+            raise IllegalMoveError("the permanent marker moves at most 2 pieces", "§7.3")
+        self._vacate(h)
+        self._occupy(to, code)
+        self.pm_left -= 1
+        self._permanent_progress()
+
+    def _place_two(self, move: Place) -> None:
+        self._need_permanent(PLACE_2, "Placing a piece")
+        p = self.current
+        h = self._house(move.house)
+        kind = self._kind(move.piece)
+        source = self.place2_source(p)
+        if source == "board":
+            raise IllegalMoveError("your stock and supply are empty: move one of your pieces (shift)", "§7.3")
+        src = (self.stk_m if kind else self.stk_t) if source == "stock" else (self.sup_m if kind else self.sup_t)
+        if src[p] <= 0:
+            raise IllegalMoveError(f"place 2 takes from your {source} while it is not empty, and it has no "
+                                   f"{_KIND_NAME[kind]}", "§7.3")
+        if self.houses[h] >= 0:
+            raise IllegalMoveError(f"house {move.house} is occupied", "§7.3")
+        if h not in self.place2_targets():
+            raise IllegalMoveError("place 2 puts pieces on free houses of Wales or Scotland routes", "§7.3")
+        self._check_ship(h, kind, "Place")
+        src[p] -= 1
+        self._occupy(h, p * 2 + kind)
+        self.pm_left -= 1
+        self._permanent_progress()
+
+    def _do_exchange(self, move: Exchange) -> None:
+        self._need_permanent(MOVE_ANY_2, "Exchanging two pieces")
+        a = self._house(move.house)
+        b = self._house(move.other)
+        if self.houses[a] < 0 or self.houses[b] < 0:
+            raise IllegalMoveError("both exchanged houses must hold a piece", "§7.3")
+        if a == b or self.pm_left < 2:
+            raise IllegalMoveError("an exchange moves two pieces: it is the whole of move any 2", "§7.3")
+        if not self.exchange_ok(a, b):
+            raise IllegalMoveError(
+                "neither piece may end where it may not stand: a Trader on a ship space, a piece out of its country",
+                "§7.2 §7.7",
+            )
+        code_a = self._replace(a, self.houses[b])
+        self._replace(b, code_a)
+        self.pm_left = 0
+        self._permanent_progress()
+
+    def _do_develop(self, move: Develop) -> None:
+        self._need_permanent(DEVELOP_PRIVILEGE, "Developing Privilege")
+        p = self.current
+        if move.ability != "privilege":
+            raise IllegalMoveError("this permanent marker develops Privilege", "§7.3")
+        if self.levels[p * 5 + PRIVILEGE] >= ABILITY_MAX[PRIVILEGE]:
+            raise IllegalMoveError("your Privilege is already fully developed", "§7.3")
+        self._upgrade(p, PRIVILEGE)
+        self._finish_permanent()
+
+    def _do_green_office(self, move: GreenOffice) -> None:
+        self._need_permanent(GREEN_OFFICE, "An office in a green city")
+        p = self.current
+        c = self._city(move.city)
+        kind = self._kind(move.piece)
+        if not self.board.cities[c].green:
+            raise IllegalMoveError(f"{self.board.cities[c].name} is not a green city", "§7.5")
+        supply = self.sup_m if kind else self.sup_t
+        if supply[p] <= 0:
+            raise IllegalMoveError(f"you have no {_KIND_NAME[kind]} in your supply", "§7.5")
+        supply[p] -= 1
+        if not (self.extras[c] or self.right_offices[c]):
+            self.completed += 1
+        self.right_offices[c] = self.right_offices[c] + (p * 2 + kind,)
+        self._check_east_west(p)
+        self._finish_permanent()
+
     # -- end of action / turn / game
 
     def _after_action(self) -> None:
         """Called when an action is completely resolved: game-end check (docs/rules.md §4.2), then auto end of turn."""
-        if self._t2 or self.completed >= CITIES_TO_END or max(self.score) >= WIN_SCORE:
+        threshold = self.board.cities_to_end
+        if self._t2 or self.completed >= threshold or max(self.score) >= WIN_SCORE:
             triggers = []
             if max(self.score) >= WIN_SCORE:
                 triggers.append("score")
             if self._t2:
                 triggers.append("markers")
-            if self.completed >= CITIES_TO_END:
+            if self.completed >= threshold:
                 triggers.append("cities")
             self.end_triggers = tuple(triggers)
             self.phase = Phase.OVER
@@ -811,6 +1129,9 @@ class GameState(MoveGenerator):
         self.bonus_actions = 0
         self.pawn_free_used = 0
         self.phase = Phase.ACTIONS
+        if self.board.permission_cities:
+            self.perm_used = 0
+            self.perm_holders = self._permission_holders()
 
     def _do_pawn(self, move: Pawn) -> None:
         if self.players != 2 or self.options.two_player_variant != "pawn":
@@ -881,6 +1202,7 @@ _PHASE_TEXT = {
     Phase.PAWN_END: "the turn is ending (free pawn move)",
     Phase.NEUTRAL_OFFICE: "the city of a neutral claim must be chosen",
     Phase.OVER: "the game is over",
+    Phase.PERMANENT: "the claimed sea route's permanent bonus marker is being resolved",
 }
 _PHASE_RULE = {
     Phase.ACTIONS: "§2.1",
@@ -892,6 +1214,7 @@ _PHASE_RULE = {
     Phase.PAWN_END: "§5.B",
     Phase.NEUTRAL_OFFICE: "§5.A",
     Phase.OVER: "§4.2",
+    Phase.PERMANENT: "§7.3",
 }
 
 _HANDLERS: dict[type, Callable[[GameState, Any], None]] = {
@@ -914,6 +1237,9 @@ _HANDLERS: dict[type, Callable[[GameState, Any], None]] = {
     PlaceMarker: GameState._do_place_marker,
     Pawn: GameState._do_pawn,
     NeutralOffice: GameState._do_neutral_office,
+    Exchange: GameState._do_exchange,
+    Develop: GameState._do_develop,
+    GreenOffice: GameState._do_green_office,
 }
 
 

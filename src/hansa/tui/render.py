@@ -34,7 +34,7 @@ from ..core.constants import (
     WIN_SCORE,
 )
 from ..core.moves import Move
-from ..core.scoring import CATEGORIES, ScoreBreakdown, final_scores, winners
+from ..core.scoring import ScoreBreakdown, categories, final_scores, winners
 from ..core.state import GameState, Phase
 
 #: Rich colours of seats 1..5, and of the neutral pieces of the two-player variant.
@@ -310,14 +310,15 @@ def render_scores(
     else:
         table = Table(title=title, title_justify="left")
     table.add_column("Player", no_wrap=True)
-    for cat in CATEGORIES:
+    shown = categories(state)
+    for cat in shown:
         table.add_column(cat.replace("_", "-"), justify="right")
     table.add_column("total", justify="right", style="bold")
     for s in sorted(scores, key=lambda s: (-s.total, s.player)):
         name = player_name(names, s.player)
         if s.player in wins:
             name.append(" ★", style="bold yellow")
-        table.add_row(name, *(str(getattr(s, c)) for c in CATEGORIES), str(s.total))
+        table.add_row(name, *(str(getattr(s, c)) for c in shown), str(s.total))
     return table
 
 
