@@ -27,7 +27,15 @@ CONFIGS = {
     "3": (3, {}),
     "4": (4, {}),
     "5": (5, {}),
+    "east3": (3, {"map": "east"}),
+    "east4": (4, {"map": "east"}),
+    "east5": (5, {"map": "east"}),
+    "brit3": (3, {"map": "britannia"}),
+    "brit4": (4, {"map": "britannia"}),
+    "brit5": (5, {"map": "britannia"}),
 }
+#: The configurations run by default (the expansion maps with --configs east3 ... brit5).
+DEFAULT_CONFIGS = ["2n", "2p", "3", "4", "5"]
 
 
 def bench_games(label: str, games: int, seed: int, policy: str) -> dict[str, object]:
@@ -88,8 +96,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=30, help="games per player count")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--configs", nargs="*", default=list(CONFIGS), choices=list(CONFIGS),
-                        help="2n = two players neutral variant, 2p = two players pawn variant, 3, 4, 5")
+    parser.add_argument("--configs", nargs="*", default=DEFAULT_CONFIGS, choices=list(CONFIGS),
+                        help="2n = two players neutral variant, 2p = two players pawn variant, 3, 4, 5 (base map); "
+                             "east3..east5, brit3..brit5: the expansion maps")
     parser.add_argument("--policy", default="random")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()

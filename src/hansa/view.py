@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .core.board import Board
+from .core.board import COUNTRIES, Board
 from .core.constants import (
     ABILITY_MAX,
     ABILITY_NAMES,
@@ -56,6 +56,8 @@ def public_state(state: GameState) -> dict[str, Any]:
         offices[c.code] = [_piece(state.offices[c.office_base + i]) for i in range(len(c.offices))]
         if state.extras[c.index]:
             extras[c.code] = [_piece(code) for code in state.extras[c.index]]
+    # East: offices put right of a green city's offices by the Malmoe-Visby permanent marker
+    right = {board.cities[c].code: [_piece(code) for code in row] for c, row in enumerate(state.right_offices) if row}
     controllers = {}
     for c in board.cities:
         owner = state.controller(c.index)
@@ -105,6 +107,19 @@ def public_state(state: GameState) -> dict[str, Any]:
         }
     if state.phase == Phase.REMOVE:
         turn["remove_left"] = state.rm_left
+    if state.phase == Phase.PERMANENT:
+        route = board.routes[state.pm_route]
+        turn["permanent"] = {"route": route.code, "effect": route.permanent, "left": state.pm_left}
+    if board.permission_cities:  # Britannia: who holds each permission city and whether it was used this turn
+        turn["permissions"] = [
+            {
+                "city": board.cities[c].code,
+                "countries": [COUNTRIES[k] for k in range(len(COUNTRIES)) if mask >> k & 1],
+                "holder": state.holder(c) if state.options.permission_timing == "live" else state.perm_holders[i],
+                "used": bool(state.perm_used >> i & 1),
+            }
+            for i, (c, mask) in enumerate(board.permission_cities)
+        ]
     out: dict[str, Any] = {
         "side": board.side,
         "players": players,
@@ -112,6 +127,7 @@ def public_state(state: GameState) -> dict[str, Any]:
         "route_markers": markers,
         "offices": offices,
         "extra_offices": extras,
+        "right_offices": right,
         "controllers": controllers,
         "coellen_table": [_piece(code) for code in state.table],
         "completed_cities": state.completed,
@@ -145,30 +161,62 @@ def board_layout(board: Board) -> dict[str, Any]:
         houses = []
         for i in range(n):
             t = margin + (1 - 2 * margin) * (i + 0.5) / n
-            houses.append({"name": f"{r.code}:{i + 1}", "x": round(x1 + (x2 - x1) * t, 1), "y": round(y1 + (y2 - y1) * t, 1)})
-        routes.append(
-            {
-                "code": r.code,
-                "cities": [board.cities[c].code for c in r.cities],
-                "houses": houses,
-                "tavern": list(r.tavern_xy) if r.tavern_xy else None,
-            }
-        )
+            house = {"name": f"{r.code}:{i + 1}", "x": round(x1 + (x2 - x1) * t, 1), "y": round(y1 + (y2 - y1) * t, 1)}
+            if i in r.ships:
+                house["ship"] = True  # a ship space: Merchants only
+            houses.append(house)
+        route: dict[str, Any] = {
+            "code": r.code,
+            "cities": [board.cities[c].code for c in r.cities],
+            "houses": houses,
+            "tavern": list(r.tavern_xy) if r.tavern_xy else None,
+        }
+        if r.permanent:
+            route["permanent"] = r.permanent
+        if board.countries:
+            route["country"] = COUNTRIES[r.country]
+        routes.append(route)
+    cities = []
+    for c in board.cities:
+        city: dict[str, Any] = {
+            "code": c.code,
+            "name": board.printed_names.get(c.name, c.name),
+            "x": c.xy[0],
+            "y": c.xy[1],
+            "ability": ABILITY_NAMES[c.ability] if c.ability is not None else None,
+            "offices": [{"colour": o.colour, "shape": o.shape, "coin": o.coin} for o in c.offices],
+        }
+        if len(c.abilities) > 1:
+            city["abilities"] = [ABILITY_NAMES[a] for a in c.abilities]
+        if c.green:
+            city["green"] = True
+        if any(o.points > 1 for o in c.offices):
+            for o, spec in zip(c.offices, city["offices"]):
+                spec["points"] = o.points
+        if board.countries:
+            city["countries"] = [COUNTRIES[k] for k in range(len(COUNTRIES)) if c.countries >> k & 1]
+        cities.append(city)
+    extra: dict[str, Any] = {}
+    if board.expansion:
+        extra = {
+            "map": "east" if board.side == "east" else "britannia",
+            "cities_to_end": board.cities_to_end,
+            "east_west_awards": list(board.east_west_awards),
+            "permission_cities": {
+                board.cities[c].code: [COUNTRIES[k] for k in range(len(COUNTRIES)) if mask >> k & 1]
+                for c, mask in board.permission_cities
+            },
+            "country_scoring": {
+                COUNTRIES[country]: {"cities": [board.cities[c].code for c in cities_of], "awards": list(awards)}
+                for country, cities_of, awards in board.country_scoring
+            },
+        }
     return {
+        **extra,
         "side": board.side,
         "width": width,
         "height": height,
-        "cities": [
-            {
-                "code": c.code,
-                "name": c.name,
-                "x": c.xy[0],
-                "y": c.xy[1],
-                "ability": ABILITY_NAMES[c.ability] if c.ability is not None else None,
-                "offices": [{"colour": o.colour, "shape": o.shape, "coin": o.coin} for o in c.offices],
-            }
-            for c in board.cities
-        ],
+        "cities": cities,
         "routes": routes,
         "coellen_table": [{"points": p, "colour": PRIVILEGE_COLOURS[c - 1]} for p, c in board.coellen_table],
         "coellen": board.cities[board.coellen].code if board.coellen >= 0 else None,
@@ -213,6 +261,13 @@ def move_delta(before: GameState, after: GameState) -> dict[str, Any]:
     ]
     if extras:
         out["extra_offices"] = extras
+    right = [
+        [c.code, [_piece(x) for x in before.right_offices[c.index]], [_piece(x) for x in after.right_offices[c.index]]]
+        for c in board.cities
+        if before.right_offices[c.index] != after.right_offices[c.index]
+    ]
+    if right:
+        out["right_offices"] = right
     table = [[i, _piece(a), _piece(b)] for i, (a, b) in enumerate(zip(before.table, after.table)) if a != b]
     if table:
         out["coellen_table"] = table
@@ -224,7 +279,7 @@ def move_delta(before: GameState, after: GameState) -> dict[str, Any]:
     if markers:
         out["route_markers"] = markers
     controllers = []
-    touched = {row[0] for row in offices} | {row[0] for row in extras}  # control changes only with offices
+    touched = {row[0] for row in offices} | {row[0] for row in extras} | {row[0] for row in right}  # with offices
     for c in board.cities:
         if c.code in touched:
             a, b = before.controller(c.index), after.controller(c.index)

@@ -115,7 +115,7 @@ def office_summary(state: GameState) -> tuple[list[int | None], list[dict[int, i
 CityTable = list[tuple[float, bool, float, float]]
 _Facts = tuple[
     list[int | None], list[dict[int, int]], list[int], list[int], list[int],
-    dict[tuple[int, tuple[int, ...], bool], tuple[Weights, CityTable]],
+    dict[tuple[int, tuple[int, ...], bool], tuple[Weights, CityTable]], list[int],
 ]
 #: Memo of :func:`_office_facts`, keyed by board side, seat count and the office layout.
 _FACTS: dict[tuple[object, ...], _Facts] = {}
@@ -125,7 +125,7 @@ _FACTS_LIMIT = 20_000
 def _office_facts(state: GameState) -> _Facts:
     """Controllers, offices held per seat and city, per seat: largest network, cities controlled, offices held;
     and a memo of :func:`_city_table`."""
-    key = (state.board.side, state.players, tuple(state.offices), tuple(state.extras))
+    key = (state.board.side, state.players, tuple(state.offices), tuple(state.extras), tuple(state.right_offices))
     facts = _FACTS.get(key)
     if facts is not None:
         return facts
@@ -136,9 +136,10 @@ def _office_facts(state: GameState) -> _Facts:
     n = state.players
     ctrl: list[int | None] = [None] * len(board.cities)
     held: list[dict[int, int]] = [{} for _ in range(n)]
+    right = state.right_offices
     for c, city in enumerate(board.cities):
         ex = extras[c]
-        if not filled[c] and not ex:
+        if not filled[c] and not ex and not right[c]:
             continue
         counts: dict[int, int] = {}
         last: dict[int, int] = {}
@@ -156,6 +157,11 @@ def _office_facts(state: GameState) -> _Facts:
                 counts[o] = counts.get(o, 0) + 1
                 last[o] = pos
             pos += 1
+        for code in right[c]:  # East: offices the permanent marker put right of a green city's offices
+            o = code >> 1
+            counts[o] = counts.get(o, 0) + 1
+            last[o] = pos
+            pos += 1
         if len(counts) == 1:
             (owner,) = counts
         else:
@@ -167,10 +173,12 @@ def _office_facts(state: GameState) -> _Facts:
                 held[o][c] = k
     networks = [largest_network(state, held[p]) for p in range(n)]
     controlled = [sum(1 for owner in ctrl if owner == p) for p in range(n)]
+    countries = _country_points(state, ctrl, held) if board.country_scoring else [0] * n
+
     totals = [sum(held[p].values()) for p in range(n)]
     if len(_FACTS) >= _FACTS_LIMIT:
         _FACTS.clear()
-    facts = (ctrl, held, networks, controlled, totals, {})
+    facts = (ctrl, held, networks, controlled, totals, {}, countries)
     _FACTS[key] = facts
     return facts
 
@@ -204,7 +212,7 @@ def final_now(state: GameState, p: int) -> float:
 
 
 def _final(state: GameState, p: int, facts: _Facts) -> float:
-    _, _, networks, controlled, _, _ = facts
+    _, _, networks, controlled, _, _, countries = facts
     total = state.score[p]
     levels = state.levels
     for a in (ACTIONS, PRIVILEGE, BOOK, BAGS):
@@ -216,7 +224,30 @@ def _final(state: GameState, p: int, facts: _Facts) -> float:
             total += points
     total += CONTROL_POINTS * controlled[p]
     total += networks[p] * ABILITY_VALUES[KEYS][levels[p * 5 + KEYS]]
-    return total
+    return total + countries[p]
+
+
+def _country_points(state: GameState, ctrl: list[int | None], held: list[dict[int, int]]) -> list[int]:
+    """Britannia: the Wales and Scotland scoring if the game ended now (docs/rules-expansions.md §E4.9)."""
+    out = [0] * state.players
+    for _, cities, awards in state.board.country_scoring:
+        ranked = []
+        for p in range(state.players):
+            offices = sum(held[p].get(c, 0) for c in cities)
+            if offices:
+                ranked.append(((sum(1 for c in cities if ctrl[c] == p), offices), p))
+        ranked.sort(key=lambda kp: kp[0], reverse=True)
+        place = i = 0
+        while i < len(ranked):
+            j = i
+            while j < len(ranked) and ranked[j][0] == ranked[i][0]:
+                j += 1
+            pot = sum(awards[k] for k in range(place, place + j - i) if k < len(awards))
+            for _, p in ranked[i:j]:
+                out[p] += pot // (j - i)
+            place += j - i
+            i = j
+    return out
 
 
 def claim_value(state: GameState, p: int, r: int, w: Weights = DEFAULT) -> float:
@@ -263,6 +294,8 @@ def claim_with(state: GameState, p: int, r: int, table: CityTable, w: Weights = 
                 break
     if state.route_marker[r] >= 0:
         value += w.route_marker
+    elif route.permanent is not None:  # a sea route's permanent bonus marker: a free extra, every claim
+        value += w.route_marker
     return value + best
 
 
@@ -288,14 +321,15 @@ def _city_table(state: GameState, p: int, w: Weights, facts: _Facts) -> CityTabl
         office = w.office_held + keys + (CONTROL_POINTS if owner is None else 0)
         spec = city.offices[filled] if filled < len(city.offices) else None
         with_kind = without = 0.0
-        if extra and (filled or state.extras[c]):
+        if extra and (filled or state.extras[c] or city.green):
             with_kind = without = office - 1.0
         if spec is not None and spec.privilege <= priv:
-            with_kind = office + (1.0 if spec.coin else 0.0)
-        if city.ability is not None and own[city.ability] < ABILITY_MAX[city.ability]:
-            ability = w.ability_level[city.ability] + w.ability_claim
-            with_kind = max(with_kind, ability)
-            without = max(without, ability)
+            with_kind = office + float(spec.points if spec.coin else 0)
+        for a in city.abilities:
+            if own[a] < ABILITY_MAX[a]:
+                ability = w.ability_level[a] + w.ability_claim
+                with_kind = max(with_kind, ability)
+                without = max(without, ability)
         out.append((1.0 if owner == p else 0.0, bool(spec is not None and spec.round), with_kind, without))
     facts[5][key] = (w, out)
     return out

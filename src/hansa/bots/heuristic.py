@@ -15,6 +15,7 @@ from ..core.moves import (
     Displace,
     Drop,
     EndTurn,
+    Exchange,
     Lift,
     LiftExtra,
     Move,
@@ -23,6 +24,7 @@ from ..core.moves import (
     PlaceMarker,
     Relocate,
     Remove,
+    Shift,
 )
 from ..core.state import GameState, Phase
 from .base import Bot
@@ -32,6 +34,8 @@ _HOUSE_MOVES = (Place, Drop, Relocate, Displace, Lift, LiftExtra, Remove)
 _HOUSE_TYPES = frozenset(_HOUSE_MOVES)
 _TAKE_BACK = frozenset((Lift, LiftExtra, Remove))
 _IDLE = frozenset((EndTurn, Pawn))
+#: Decisions a lookahead finishes greedily before judging the action: a Move, Remove 3, a permanent marker.
+_COMPLETED = (Phase.MOVE, Phase.REMOVE, Phase.PERMANENT)
 
 
 def full_routes(state: GameState, me: int) -> int:
@@ -115,7 +119,7 @@ class HeuristicBot(Bot):
         greedy never does, is how a player with nothing left to place gets going again."""
         if deep is None:
             deep = press > 0
-        while not state.is_over and state.decider == me and state.phase in (Phase.MOVE, Phase.REMOVE):
+        while not state.is_over and state.decider == me and state.phase in _COMPLETED:
             state.play(self.completion(state, me, press, deep))
 
     def completion(self, state: GameState, me: int, press: float, deep: bool) -> Move:
@@ -154,6 +158,8 @@ class HeuristicBot(Bot):
         and route while there are enough routes) and at most ``width`` replacement-marker placements (on the routes
         that gain ``me`` most), in the order a search should try them: claims, house moves (best prior first),
         marker placements, other moves, pawn moves, ending the turn."""
+        if state.phase == Phase.PERMANENT and len(moves) > 2 * self.width:
+            return self.permanent_candidates(state, moves, me)
         claims: list[Move] = []
         others: list[Move] = []
         pawn_moves: list[Move] = []
@@ -207,6 +213,41 @@ class HeuristicBot(Bot):
             markers.sort(key=lambda m: gain[index[m.route]], reverse=True)  # type: ignore[attr-defined]
             markers = markers[: self.width]
         return claims + house_moves + markers + others + pawn_moves + ends
+
+
+    def permanent_candidates(self, state: GameState, moves: list[Move], me: int) -> list[Move]:
+        """A permanent marker's many piece moves (*move any 2*, *reuse 2*, *place 2*) cut to the ``width`` with the
+        best prior: where ``me``'s pieces gain most, and opponents' pieces taken off the routes they hold most of;
+        every other choice (develop, green office, done) is kept."""
+        gain = route_gains(state, me, self.weights)
+        board = state.board
+        index = board.house_index
+        route_of = board.house_route
+        houses = state.houses
+
+        def shift_prior(src: int, dst: int) -> float:
+            code = houses[src]
+            if code >> 1 == me:
+                return gain[route_of[dst]] - gain[route_of[src]]
+            route = board.routes[route_of[src]]
+            held = sum(1 for h in route.houses if houses[h] >= 0 and houses[h] >> 1 == code >> 1)
+            return 0.3 * held / route.spaces
+
+        scored: list[tuple[float, Move]] = []
+        kept: list[Move] = []
+        noise = self.rng.random
+        for m in moves:
+            if isinstance(m, Shift):
+                scored.append((shift_prior(index[m.house], index[m.to]) + noise() * 1e-3, m))
+            elif isinstance(m, Exchange):
+                a, b = index[m.house], index[m.other]
+                scored.append((shift_prior(a, b) + shift_prior(b, a) + noise() * 1e-3, m))
+            elif isinstance(m, Place):
+                scored.append((gain[route_of[index[m.house]]] + noise() * 1e-3, m))
+            else:
+                kept.append(m)
+        scored.sort(key=lambda t: t[0], reverse=True)
+        return [m for _, m in scored[: self.width]] + kept
 
 
 def route_gains(state: GameState, me: int, w: Weights = DEFAULT) -> list[float]:
