@@ -24,6 +24,13 @@ console = Console()
 err = Console(stderr=True, soft_wrap=True)
 
 
+def _with_map(options: dict[str, object], map_name: str | None) -> dict[str, object]:
+    """``--map`` as the ``map`` option."""
+    if map_name is not None:
+        options["map"] = map_name
+    return options
+
+
 def _fail(message: str) -> None:
     err.print(f"[bold red]error:[/] {message}", highlight=False)
     raise typer.Exit(code=2)
@@ -211,6 +218,7 @@ def arena(
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game; game i uses seed+i and rotates the seats by i.")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (process backend; Ray uses every CPU of the cluster).")] = 1,
     variant: Annotated[str | None, typer.Option(help="Two-player variant: neutral (default) or pawn.")] = None,
+    map_name: Annotated[str | None, typer.Option("--map", "-m", help="Map: base (default), east or britannia (3-5 players).")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = None,
     max_moves: Annotated[int | None, typer.Option(help="Stop a game unfinished after this many moves.")] = None,
     backend: Annotated[str, typer.Option("--backend", help="Where the games run: process (a local process pool of --jobs workers) or ray (Ray tasks; needs pip install 'hansa\\[ray]').")] = "process",
@@ -227,7 +235,7 @@ def arena(
     from .arena import ArenaConfig, ArenaError, print_summary, read_journal, run_arena, write_outputs
 
     try:
-        options = _parse_options(option or [])
+        options = _with_map(_parse_options(option or []), map_name)
         config = ArenaConfig.build(players, seats, games, seed, jobs, options, variant, max_moves,
                                    out / "records" if records else None, backend=backend, address=address,
                                    clock=clock)
@@ -271,6 +279,7 @@ def play(
     names: Annotated[str | None, typer.Option("--names", help="Comma-separated player names.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="Game seed (start player, markers); random if omitted.")] = None,
     variant: Annotated[str | None, typer.Option(help="Two-player variant: neutral (default) or pawn.")] = None,
+    map_name: Annotated[str | None, typer.Option("--map", "-m", help="Map: base (default), east or britannia (3-5 players).")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = None,
     load: Annotated[Path | None, typer.Option("--load", help="Resume a saved game record.")] = None,
     view: Annotated[str, typer.Option("--view", help="Table layout: auto (from the terminal size), compact (fits 80x24) or full.")] = "auto",
@@ -280,7 +289,7 @@ def play(
 
     try:
         code = play_command(players=players, bots=bots, seats=seats, level=level, names=names, seed=seed,
-                            variant=variant, options=_parse_options(option or []), load=load, view=view)
+                            variant=variant, options=_with_map(_parse_options(option or []), map_name), load=load, view=view)
     except HansaError as exc:
         _fail(str(exc))
         return

@@ -495,7 +495,7 @@ class PlaySession:
         self.show()
         self.console.print(
             f"[bold]Game over[/] after {len(game.moves)} moves (turn {state.turn}): "
-            + "; ".join(end_trigger_text(t) for t in state.end_triggers),
+            + "; ".join(end_trigger_text(t, state.board.cities_to_end) for t in state.end_triggers),
             highlight=False,
         )
         self.console.print(render_scores(state, game.names, compact=self.layout() == "compact"))

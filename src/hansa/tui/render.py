@@ -17,7 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..core.board import OfficeSpec
+from ..core.board import COUNTRIES, OfficeSpec
 from ..core.constants import (
     ABILITY_NAMES,
     ABILITY_VALUES,
@@ -67,7 +67,14 @@ _PHASE_TEXT = {
     Phase.PAWN_END: "free pawn move",
     Phase.NEUTRAL_OFFICE: "neutral claim: choose the city",
     Phase.OVER: "game over",
+    Phase.PERMANENT: "permanent bonus marker of the claimed sea route",
 }
+
+
+SHIP_GLYPH = "≈"
+PERMANENT_GLYPH = "★"
+#: Styles of the countries (England, Wales, Scotland).
+COUNTRY_STYLES = ("", "bold dark_orange3", "bold blue")
 
 
 def seat_colour(owner: int) -> str:
@@ -99,7 +106,7 @@ def office_text(spec: OfficeSpec, code: int) -> Text:
     if code >= 0:
         return piece_text(code)
     shape = ROUND_OFFICE if spec.round else SQUARE_OFFICE
-    label = shape + spec.colour[0] + (COIN_GLYPH if spec.coin else "")
+    label = shape + spec.colour[0] + (COIN_GLYPH * max(1, spec.points) if spec.coin else "")
     return Text(label, style=PRIVILEGE_STYLES[spec.privilege - 1])
 
 
@@ -112,14 +119,22 @@ def route_text(state: GameState, route: int) -> Text:
     """``GRO-EMD ·■1· ◆+3``: the route code, its houses from the first city, and its bonus marker if any."""
     r = state.board.routes[route]
     out = Text(r.code, style="bold")
+    if r.country:
+        out.append(f"({COUNTRIES[r.country][0]})", style=COUNTRY_STYLES[r.country])
     out.append(" ")
     for i, h in enumerate(r.houses):
         if i:
             out.append(" ")
-        out.append_text(piece_text(state.houses[h]))
+        code = state.houses[h]
+        if code < 0 and i in r.ships:
+            out.append(SHIP_GLYPH, style="dim cyan")  # a free ship space: Merchants only
+        else:
+            out.append_text(piece_text(code))
     marker = state.route_marker[route]
     if marker >= 0:
         out.append(f" {MARKER_GLYPH}{marker_name(marker)}", style="bold cyan")
+    if r.permanent:
+        out.append(f" {PERMANENT_GLYPH}{r.permanent.replace('_', ' ')}", style="bold magenta")
     if state.pawn >= 0 and route in state.board.provinces[state.pawn].routes:
         out.append(" ⚑", style="bold")
     return out
@@ -132,12 +147,20 @@ def city_offices_text(state: GameState, city: int) -> Text:
     for code in state.extras[city]:
         out.append_text(piece_text(code))
         out.append(" ")
-    if state.extras[city]:
+    if state.extras[city] and c.offices:
         out.append("| ", style="dim")
     for i, spec in enumerate(c.offices):
         if i:
             out.append(" ")
         out.append_text(office_text(spec, state.offices[c.office_base + i]))
+    if c.green:
+        if state.right_offices[city] and state.extras[city]:
+            out.append("| ", style="dim")
+        for code in state.right_offices[city]:
+            out.append_text(piece_text(code))
+            out.append(" ")
+        if not (state.extras[city] or state.right_offices[city]):
+            out.append("green city: no office yet", style="green")
     return out
 
 
@@ -156,9 +179,16 @@ def render_board(state: GameState) -> RenderableType:
     for c in board.cities:
         name = Text(f"{c.code} ", style="bold")
         name.append(c.name)
-        if c.ability is not None:
-            name.append(f" ↑{ABILITY_NAMES[c.ability]}", style="italic cyan")
-        if state.city_filled[c.index] >= len(c.offices):
+        if c.abilities:
+            name.append(f" ↑{'/'.join(ABILITY_NAMES[a] for a in c.abilities)}", style="italic cyan")
+        if board.countries and c.countries != 1:
+            countries = "+".join(COUNTRIES[k] for k in range(len(COUNTRIES)) if c.countries >> k & 1)
+            name.append(f" [{countries}]", style=COUNTRY_STYLES[1 if c.countries & 2 else 2])
+        if c.green:
+            done = bool(state.extras[c.index] or state.right_offices[c.index])
+        else:
+            done = state.city_filled[c.index] >= len(c.offices)
+        if done:
             name.append(" ✓", style="bold green")
         owner = state.controller(c.index)
         ctl = Text("") if owner is None else Text(seat_label(owner), style=f"bold {seat_colour(owner)}")
@@ -167,7 +197,7 @@ def render_board(state: GameState) -> RenderableType:
 
     parts: list[RenderableType] = [table]
     if board.coellen_table:
-        coellen = Text("Coellen table: ", style="bold")
+        coellen = Text(f"{board.cities[board.coellen].name} table: " if board.coellen >= 0 else "Table: ", style="bold")
         for i, (points, privilege) in enumerate(board.coellen_table):
             if i:
                 coellen.append("  ")
@@ -175,13 +205,31 @@ def render_board(state: GameState) -> RenderableType:
             coellen.append(f"({PRIVILEGE_COLOURS[privilege - 1]}) ", style=PRIVILEGE_STYLES[privilege - 1])
             coellen.append_text(piece_text(state.table[i]))
         parts.append(coellen)
-    counters = Text(f"Completed cities: {state.completed}/{CITIES_TO_END}", style="bold")
+    counters = Text(f"Completed cities: {state.completed}/{board.cities_to_end}", style="bold")
     counters.append(f"   Markers on the board: {state.markers_on_board()}   Face-down supply: {state.hidden_marker_count()}")
     if board.east_west:
         ew = "-".join(board.cities[c].code for c in board.east_west)
         paid = ", ".join(seat_label(p) for p in state.ew_paid) or "nobody yet"
         counters.append(f"   East-West ({ew}) bonus paid to: {paid}")
     parts.append(counters)
+    if board.permission_cities:
+        perms = Text("Permissions: ", style="bold")
+        for i, (pc, mask) in enumerate(board.permission_cities):
+            if i:
+                perms.append("   ")
+            countries = "/".join(COUNTRIES[k] for k in range(len(COUNTRIES)) if mask >> k & 1)
+            holder = state.holder(pc) if state.options.permission_timing == "live" else state.perm_holders[i]
+            perms.append(f"{board.cities[pc].code} ({countries}): ")
+            perms.append(seat_label(holder) if holder >= 0 else "nobody", style=seat_colour(holder) if holder >= 0 else "dim")
+            if state.perm_used >> i & 1:
+                perms.append(" used", style="dim")
+        parts.append(perms)
+    if state.phase == Phase.PERMANENT:
+        route = board.routes[state.pm_route]
+        parts.append(Text(
+            f"Permanent marker of {route.code}: {(route.permanent or '').replace('_', ' ')} "
+            f"({state.pm_left} left; 'done' to stop)", style="bold magenta",
+        ))
     if state.pawn >= 0:
         province = board.provinces[state.pawn]
         allowed = ", ".join(board.routes[r].code for r in province.routes)
@@ -190,7 +238,9 @@ def render_board(state: GameState) -> RenderableType:
         Text(
             f"{TRADER_GLYPH}n Trader / {MERCHANT_GLYPH}n Merchant of seat n (N neutral), {FREE_GLYPH} free house, "
             f"{MARKER_GLYPH} bonus marker; free office {SQUARE_OFFICE} square / {ROUND_OFFICE} round + privilege "
-            f"(w/o/p/b), {COIN_GLYPH} coin; Ctl = controlling seat",
+            f"(w/o/p/b), {COIN_GLYPH} coin; Ctl = controlling seat"
+            + (f"; {SHIP_GLYPH} ship space (Merchants only), {PERMANENT_GLYPH} permanent marker" if board.expansion else "")
+            + ("; (W) Wales, (S) Scotland route" if board.countries else ""),
             style="dim",
         )
     )
@@ -255,7 +305,7 @@ def render_status(state: GameState, names: Sequence[str]) -> Text:
     if state.is_over:
         out = Text(f"Turn {state.turn}: game over", style="bold")
         if state.end_triggers:
-            out.append(" — " + "; ".join(end_trigger_text(t) for t in state.end_triggers))
+            out.append(" — " + "; ".join(end_trigger_text(t, state.board.cities_to_end) for t in state.end_triggers))
         return out
     out = Text(f"Turn {state.turn}: ", style="bold")
     out.append_text(player_name(names, state.current))
@@ -292,8 +342,10 @@ def render_log(
     return table
 
 
-def end_trigger_text(trigger: str) -> str:
-    """A game-end trigger (``score``, ``markers``, ``cities``) in words."""
+def end_trigger_text(trigger: str, cities_to_end: int = CITIES_TO_END) -> str:
+    """A game-end trigger (``score``, ``markers``, ``cities``) in words (``cities_to_end``: the map's threshold)."""
+    if trigger == "cities":
+        return f"{cities_to_end} cities were completed"
     return _END_TRIGGERS.get(trigger, trigger)
 
 
@@ -451,7 +503,7 @@ def coellen_cell(state: GameState) -> Text:
 def counter_cells(state: GameState) -> list[Text]:
     """The end-game counters (completed cities, face-down markers), the East-West bonus and the pawn."""
     board = state.board
-    cells = [Text(f"{state.completed}/{CITIES_TO_END} full, {state.hidden_marker_count()}{MARKER_GLYPH} left", style="bold")]
+    cells = [Text(f"{state.completed}/{state.board.cities_to_end} full, {state.hidden_marker_count()}{MARKER_GLYPH} left", style="bold")]
     if board.east_west:
         ew = "-".join(board.cities[c].code for c in board.east_west)
         cell = Text(f"E-W {ew}: ", style="bold")
@@ -600,6 +652,7 @@ _SHORT_PHASE = {
     Phase.PAWN_END: "free pawn move",
     Phase.NEUTRAL_OFFICE: "neutral claim: city",
     Phase.OVER: "game over",
+    Phase.PERMANENT: "permanent marker",
 }
 
 
@@ -696,8 +749,8 @@ def compact_fixed_lines(state: GameState, width: int = 80) -> int:
     return len(compact_board_lines(state, width)) + state.players + 1 + 1
 
 
-def _short_end(trigger: str) -> str:
-    return {"score": f"{WIN_SCORE} points reached", "markers": "no marker left", "cities": f"{CITIES_TO_END} cities full"}.get(
+def _short_end(trigger: str, cities_to_end: int = CITIES_TO_END) -> str:
+    return {"score": f"{WIN_SCORE} points reached", "markers": "no marker left", "cities": f"{cities_to_end} cities full"}.get(
         trigger, trigger
     )
 
@@ -722,7 +775,7 @@ def render_compact(
     if state.is_over:
         status = Text(f"Turn {state.turn}: game over", style="bold")
         if state.end_triggers:
-            status.append(" (" + "; ".join(_short_end(t) for t in state.end_triggers) + ")")
+            status.append(" (" + "; ".join(_short_end(t, state.board.cities_to_end) for t in state.end_triggers) + ")")
     else:
         status = compact_status(state, names, width)
     room = height - len(lines) - 1
