@@ -240,6 +240,8 @@ class Board:
         )
         #: Per house: the country of its route.
         self.house_country: tuple[int, ...] = tuple(routes[r].country for r in house_route)
+        #: Per house: its kind for the expansion rules, ``ship space * 3 + country`` (0-5).
+        self.house_kind: tuple[int, ...] = tuple(int(s) * 3 + c for s, c in zip(self.house_ship, self.house_country))
         #: Does the board have ship spaces at all (the rules skip the checks when not)?
         self.ships = any(self.house_ship)
         #: Does the board have countries other than England (Britannia)?

@@ -72,9 +72,7 @@ class ExpansionQueries(Position):
         if freed >= 0 and route_of[freed] != skip_route:
             key = (ship[freed], country[freed])
             counts[key] = counts.get(key, 0) + 1
-        # Most restricted first: Traders (no ship space), then pieces bound to a country.
-        order = sorted(pieces, key=lambda kp: (kp[0] != TRADER, kp[1] == ANYWHERE))
-        return _assign(order, 0, counts)
+        return _assign(_ordered(pieces), 0, counts)
 
     # ------------------------------------------------------------------------------------------ permissions
 
@@ -128,16 +126,66 @@ class ExpansionQueries(Position):
         return piece == "M" or not board.house_ship[h]
 
     def expansion_drops(self) -> list[Move]:
-        """Drop moves of a Move action on a map with ship spaces or countries."""
-        out: list[Move] = []
-        drop = self._mt.drop
+        """Drop moves of a Move action on a map with ship spaces or countries.
+
+        A free house matters only by its kind (ship space or not, country: ``board.house_kind``), so the piece a
+        Drop would put down and whether the rest of the hand still fits are worked out once per kind of house
+        and piece, then read for every free house."""
+        board = self.board
+        kinds = board.house_kind
         pieces = list(zip(self.hand, self.hand_from))
-        for h in self.free:
-            for kind in (TRADER, MERCHANT):
-                i = self.drop_piece(h, kind)
-                if i >= 0 and self.fits(pieces[:i] + pieces[i + 1 :], taken=h):
-                    out.append(drop[kind][h])
+        several = len(pieces) > 1
+        counts = self._free_kinds() if several else {}
+        out: list[Move] = []
+        for kind in (TRADER, MERCHANT):
+            if kind not in self.hand:
+                continue
+            verdict = [False] * 6
+            for ship in (False, True):
+                if kind == TRADER and ship:
+                    continue
+                for country in range(3):
+                    i = self._piece_for(kind, country)
+                    if i < 0:
+                        continue
+                    key = (ship, country)
+                    if several:
+                        n = counts.get(key, 0)
+                        if not n:
+                            continue
+                        counts[key] = n - 1
+                        verdict[int(ship) * 3 + country] = _assign(_ordered(pieces[:i] + pieces[i + 1 :]), 0, counts)
+                        counts[key] = n
+                    else:
+                        verdict[int(ship) * 3 + country] = True
+            if all(verdict):
+                out.extend(self.free_moves[2 + kind])
+            else:
+                drop = self._mt.drop[kind]
+                out.extend([drop[h] for h in self.free if verdict[kinds[h]]])
         return out
+
+    def _piece_for(self, kind: int, country: int) -> int:
+        """:meth:`drop_piece` for a house of ``country`` (that takes ``kind``)."""
+        best = -1
+        for i, (k, origin) in enumerate(zip(self.hand, self.hand_from)):
+            if k != kind:
+                continue
+            if origin == country:
+                return i
+            if best < 0 and (origin == ANYWHERE or country == ENGLAND):
+                best = i
+        return best
+
+    def _free_kinds(self) -> dict[tuple[bool, int], int]:
+        """Free houses counted by kind: (ship space, country)."""
+        ship = self.board.house_ship
+        country = self.board.house_country
+        counts: dict[tuple[bool, int], int] = {}
+        for h in self.free:
+            key = (ship[h], country[h])
+            counts[key] = counts.get(key, 0) + 1
+        return counts
 
     def drop_piece(self, h: int, kind: int) -> int:
         """Which piece of the hand (its index) a Drop of ``kind`` on ``h`` puts down, or -1 if none may go there:
@@ -304,6 +352,12 @@ class ExpansionQueries(Position):
             if sm:
                 out.append(pm[t])
         return out
+
+
+def _ordered(pieces: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Most restricted pieces first (Traders: no ship space; then pieces bound to a country), which lets
+    :func:`_assign` find a matching quickly."""
+    return sorted(pieces, key=lambda kp: (kp[0] != TRADER, kp[1] == ANYWHERE))
 
 
 def _assign(pieces: list[tuple[int, int]], i: int, counts: dict[tuple[bool, int], int]) -> bool:
