@@ -146,3 +146,13 @@ def claim_for_plate(state: GameState, route: str) -> None:
     assert state.plate[A]
     play(state, EndTurn())
     assert state.phase == Phase.MARKERS and state.decider == A
+
+
+def control_points(state: GameState, route: str) -> list[int]:
+    """Step a of a claim of ``route`` (+1 to each of its cities' controllers), per seat."""
+    out = [0] * state.players
+    for c in state.board.route(route).cities:
+        owner = state.controller(c)
+        if owner is not None:
+            out[owner] += 1
+    return out

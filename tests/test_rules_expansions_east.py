@@ -23,6 +23,7 @@ from expansion_support import (
     claim_for_plate,
     claims,
     complete,
+    control_points,
     east,
     extra_office,
     green_office,
@@ -596,16 +597,6 @@ def test_e32_koenigsberg_table():
     assert Claim(r, "table", "pink") in claims(state, r)
 
 
-def _control_points(state: GameState, route: str) -> list[int]:
-    """Step a of a claim of ``route``: +1 to each city's controller."""
-    out = [0] * state.players
-    for c in state.board.route(route).cities:
-        owner = state.controller(c)
-        if owner is not None:
-            out[owner] += 1
-    return out
-
-
 def test_e33_east_west_luebeck_danzig_awards():
     """33. A has offices in Luebeck, Wismar, Stralsund, Malmoe; establishes an office in Danzig -> first Luebeck-Danzig
     connection -> +7; B second -> +4; C third -> +2; D fourth -> 0."""
@@ -622,7 +613,7 @@ def test_e33_east_west_luebeck_danzig_awards():
         support.fill_route(state, r, p)
         if route == "DAN-MAL":
             support.put(state, "DAN-MAL:4", p, "M")
-        expected = [s + c for s, c in zip(state.score, _control_points(state, r))]
+        expected = [s + c for s, c in zip(state.score, control_points(state, r))]
         expected[p] += award
         play(state, Claim(r, "office", "DAN"))
         if state.phase == Phase.PERMANENT:  # Danzig-Malmoe's reuse 2, declined
