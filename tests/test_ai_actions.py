@@ -8,10 +8,12 @@ import random
 import numpy as np
 import pytest
 
-from hansa.ai.actions import VERSION, ActionIndex
+from hansa.ai.actions import EXPANSION_FAMILIES, FAMILIES, GREEN_SWAPS, VERSION, ActionIndex
 from hansa.bots import ClaimingRandomBot
 from hansa.core.board import load_board
-from hansa.core.moves import Move, Shift
+from hansa.core.constants import EXTRA_OFFICE, SWAP_OFFICES
+from hansa.core.moves import Claim, Develop, Exchange, GreenOffice, Move, Shift, Swap
+from hansa.core.position import Phase
 from hansa.core.state import GameState
 
 CONFIGS = [
@@ -27,19 +29,32 @@ CONFIGS = [
 ]
 
 
+#: Expansion maps (docs/rules-expansions.md), each side and the options that change what may be chosen.
+EXPANSION_CONFIGS = [
+    (3, {"map": "east"}),
+    (4, {"map": "east", "green_city_swap": "all", "remove3_mode": "move", "marker_set": "BB15"}),
+    (5, {"map": "east", "green_city_free_for_markers": True, "swap_needs_own": False}),
+    (3, {"map": "britannia"}),
+    (4, {"map": "britannia", "permission_timing": "turnStart", "relocation_rings": "eligibleOnly"}),
+    (5, {"map": "britannia", "permission_holder": "controller", "marker_set": "BB15"}),
+]
+TWO_STEP = {"shift-from": "shift-to", "exchange-from": "exchange-to"}
+
+
 def expected(actions: ActionIndex, moves: list[Move]) -> tuple[set[int], dict[int, set[int]]]:
-    """What the mask must hold: one index per move, a shift-from per shifted piece with its shift-tos."""
+    """What the mask must hold: one index per move, a shift-from (exchange-from) per shifted (exchanged) piece with
+    its shift-tos (exchange-tos)."""
     first: set[int] = set()
     tos: dict[int, set[int]] = {}
     for m in moves:
         ix = actions.indices(m)
         first.add(ix[0])
-        if isinstance(m, Shift):
+        if isinstance(m, Shift | Exchange):
             tos.setdefault(ix[0], set()).add(ix[1])
     return first, tos
 
 
-@pytest.mark.parametrize("side", ["2-3", "4-5"])
+@pytest.mark.parametrize("side", ["2-3", "4-5", "east", "britannia_3", "britannia_45"])
 def test_every_index_decodes_and_encodes_back(side: str) -> None:
     actions = ActionIndex.for_side(side)
     board = load_board(side)
@@ -47,17 +62,28 @@ def test_every_index_decodes_and_encodes_back(side: str) -> None:
     assert len(set(actions.labels)) == actions.size  # every decision is a different one
     spans = sorted(actions.families.values(), key=lambda r: r.start)
     assert spans[0].start == 0 and all(a.stop == b.start for a, b in zip(spans, spans[1:], strict=False))
+    names = [name for name, _ in FAMILIES] + ([name for name, _ in EXPANSION_FAMILIES] if board.expansion else [])
+    assert list(actions.families) == names
     assert len(actions.families["shift-from"]) == len(actions.families["shift-to"]) == board.house_count
-    pending = actions.families["shift-from"].start
-    for i in range(actions.size):
-        family = actions.family_of(i)
-        if family == "shift-from":
-            assert actions.move(i) is None
-        elif family == "shift-to":
+    for first, second in TWO_STEP.items():
+        if first not in actions.families or not actions.families[first]:
+            continue
+        pending = actions.families[first].start
+        for i in actions.families[second]:
             move = actions.move(i, pending)
-            assert isinstance(move, Shift) and actions.indices(move) == (pending, i)
+            assert isinstance(move, Shift | Exchange) and actions.indices(move) == (pending, i)
             with pytest.raises(ValueError):
                 actions.move(i)
+            other = actions.families.get("exchange-from" if first == "shift-from" else "shift-from")
+            if other:
+                with pytest.raises(ValueError):
+                    actions.move(i, other.start)  # a shift-to after an exchange-from, or the other way round
+    for i in range(actions.size):
+        family = actions.family_of(i)
+        if family in TWO_STEP:
+            assert actions.move(i) is None
+        elif family in TWO_STEP.values():
+            continue
         else:
             move = actions.move(i)
             assert move is not None and actions.index(move) == i and move.text() == actions.labels[i]
@@ -73,6 +99,34 @@ def test_fingerprint_names_side_and_version_and_refuses_another() -> None:
     with pytest.raises(ValueError, match="mismatch"):
         large.check(small.fingerprint)
     assert ActionIndex.for_state(GameState.new(4, seed=1)) is large
+    # The base sides' enumeration never changes (trained models depend on it); the expansion maps have their own.
+    assert small.fingerprint == "hansa-actions/1/2-3/2810/cc176f9776f8b426"
+    assert large.fingerprint == "hansa-actions/1/4-5/2937/e905fdae0b5b7e00"
+    prints = {ActionIndex.for_side(side).fingerprint for side in ("east", "britannia_3", "britannia_45")}
+    assert len(prints | {small.fingerprint, large.fingerprint}) == 5
+    assert ActionIndex.for_state(GameState.new(4, seed=1, options={"map": "britannia"})).side == "britannia_45"
+    for side in ("east", "britannia_3"):
+        with pytest.raises(ValueError, match="mismatch"):
+            ActionIndex.for_side(side).check(small.fingerprint)
+
+
+def test_expansion_families_name_the_new_moves() -> None:
+    east = ActionIndex.for_side("east")
+    assert east.labels[east.index(Claim("WAR-WIS", "ability", "WAR", None, "bags"))] == "claim WAR-WIS ability WAR bags"
+    assert east.family_of(east.index(Develop("privilege"))) == "develop"
+    assert east.family_of(east.index(GreenOffice("BEL", "M"))) == "green-office"
+    assert east.family_of(east.index(Swap("WAR", GREEN_SWAPS))) == "green-swap"
+    assert len(east.families["green-swap"]) == 3 * GREEN_SWAPS
+    start, to = east.indices(Exchange("WIS-STR:2", "WIS-LUB:1"))
+    assert east.family_of(start) == "exchange-from" and east.move(start) is None
+    assert east.move(to, pending=start) == Exchange("WIS-STR:2", "WIS-LUB:1")
+    assert east.pending_exchange(start) == "WIS-STR:2" and east.pending_house(start) is None
+    britannia = ActionIndex.for_side("britannia_45")
+    assert not britannia.families["develop"] and not britannia.families["green-office"]
+    with pytest.raises(ValueError):
+        britannia.index(Develop("privilege"))
+    with pytest.raises(ValueError):
+        ActionIndex.for_side("2-3").indices(Exchange("GRO-EMD:1", "GRO-EMD:2"))
 
 
 @pytest.mark.parametrize(("players", "options"), CONFIGS, ids=[f"{p}p-{i}" for i, (p, _) in enumerate(CONFIGS)])
@@ -112,3 +166,132 @@ def test_mask_equals_the_legal_moves_on_every_position(players: int, options: di
     assert positions > 300
     if options.get("remove3_mode") == "move":
         assert shifts > 0, "no Move-3 shift was met: the two-step decision went untested"
+
+
+class SeaRouteBot:
+    """Drives games to the expansions' decisions: the permanent markers' choices taken (rarely declined), claims
+    of the sea routes (and Waren's) first, pieces put there, income when the supply runs low; random otherwise."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: GameState, moves: list[Move]) -> Move:
+        board = state.board
+        rng = self.rng
+        if state.phase == Phase.PERMANENT:
+            taken = [m for m in moves if m.type != "done"]
+            return rng.choice(taken) if taken and rng.random() < 0.9 else moves[-1]
+        special = {r.code for r in board.routes if r.permanent or any(len(board.cities[c].abilities) > 1 for c in r.cities)}
+        claims = [m for m in moves if isinstance(m, Claim)]
+        if claims:
+            return rng.choice([m for m in claims if m.route in special] or claims)
+        if state.phase == Phase.ACTIONS:
+            p = state.current
+            if state.sup_t[p] + state.sup_m[p] < 2 and rng.random() < 0.7:
+                income = [m for m in moves if m.type == "income"]
+                if income:
+                    return rng.choice(income)
+            near = [m for m in moves if m.type in ("place", "displace") and m.house.rsplit(":", 1)[0] in special]
+            if near and rng.random() < 0.85:
+                return rng.choice(near)
+        return rng.choice(moves)
+
+
+def check_position(state: GameState, actions: ActionIndex, met: dict[str, int]) -> list[Move]:
+    """The mask at ``state`` is exactly its legal moves (and each first step's mask its second steps); counts the
+    kinds of legal moves met.  Returns the legal moves."""
+    moves = state.legal_moves()
+    first, tos = expected(actions, moves)
+    mask = actions.mask(state, moves=moves)
+    assert set(np.flatnonzero(mask).tolist()) == first, f"phase {state.phase.name}, moves {[m.text() for m in moves]}"
+    assert actions.legal(state, moves=moves) == sorted(first)
+    for src, dst in tos.items():
+        assert set(actions.legal(state, src, moves=moves)) == dst
+    for m in moves:
+        key = m.type + ("-ability" if isinstance(m, Claim) and m.ability else "")
+        met[key] = met.get(key, 0) + 1
+    if state.phase == Phase.PERMANENT:
+        met["permanent"] = met.get("permanent", 0) + 1
+    return moves
+
+
+def random_masked(actions: ActionIndex, state: GameState, moves: list[Move], rng: random.Random) -> Move:
+    """A random action of the mask (a random second step after a first one), decoded."""
+    mask = actions.mask(state, moves=moves)
+    i = int(rng.choice(np.flatnonzero(mask)))
+    move = actions.move(i)
+    if move is None:
+        move = actions.move(int(rng.choice(actions.legal(state, i, moves=moves))), i)
+    assert move is not None
+    return move
+
+
+def rigged_claim(state: GameState, actions: ActionIndex, rng: random.Random, met: dict[str, int]) -> None:
+    """On a copy: the active player's pieces fill a sea route with a permanent marker (or one of Waren's routes), he
+    claims it and resolves the marker at random; the mask is checked at every step.  Random games alone reach the
+    sea routes too rarely (their ship spaces take Merchants)."""
+    board = state.board
+    waren = [r for r in board.routes if any(len(board.cities[c].abilities) > 1 for c in r.cities)]
+    route = rng.choice(waren if waren and rng.random() < 0.2 else [r for r in board.routes if r.permanent])
+    rig = state.copy()
+    p = rig.current
+    rig.sup_t[p] = max(rig.sup_t[p], rng.randrange(3))  # pieces from nowhere: only the decisions matter here
+    rig.sup_m[p] = max(rig.sup_m[p], rng.randrange(2))
+    if board.green_cities and rng.random() < 0.4:
+        # Offices in a green city (left and right of its row) and a Swap and an Extra-office marker to use there.
+        c = rng.choice(board.green_cities)
+        seats = range(rig.players)
+        rig.extras[c] += tuple(rng.choice(seats) * 2 + rng.randrange(2) for _ in range(rng.randrange(3)))
+        rig.right_offices[c] += tuple(rng.choice(seats) * 2 + rng.randrange(2) for _ in range(1 + rng.randrange(3)))
+        rig.markers[p] += (SWAP_OFFICES, EXTRA_OFFICE)
+    for h in route.houses:
+        rig.houses[h] = p * 2 + (1 if board.house_ship[h] or rng.random() < 0.3 else 0)
+    rig._reindex()
+    moves = check_position(rig, actions, met)
+    for m in moves:
+        if isinstance(m, Swap) and board.cities[board.city_index[m.city]].green:
+            met["green-swap"] = met.get("green-swap", 0) + 1
+            after = rig.copy()
+            after.play(m)
+            check_position(after, actions, met)
+    claims = [m for m in moves if isinstance(m, Claim) and m.route == route.code]
+    assert claims, f"{route.code} filled by the active player but not claimable"
+    rig.play(rng.choice(claims))
+    while rig.phase == Phase.PERMANENT:
+        moves = check_position(rig, actions, met)
+        rig.play(random_masked(actions, rig, moves, rng) if rng.random() < 0.9 or len(moves) == 1 else moves[-1])
+
+
+@pytest.mark.parametrize(
+    ("players", "options"), EXPANSION_CONFIGS, ids=[f"{o['map']}-{p}p-{i}" for i, (p, o) in enumerate(EXPANSION_CONFIGS)]
+)
+def test_mask_equals_the_legal_moves_on_the_expansion_maps(players: int, options: dict) -> None:
+    """As above on East and both Britannia sides.  The games are played by the claiming random bot and random masked
+    actions; at every 15th turn start a copy of the position has the active player claim a sea route with a
+    permanent marker (or a route of Waren's) and resolve the marker, so the markers' choices (shifts, exchanges,
+    Privilege, green offices, place 2) and Waren's two abilities come up in positions of every stage of a game."""
+    met: dict[str, int] = {}
+    positions = 0
+    for seed in range(3):
+        state = GameState.new(players, seed, options)
+        actions = ActionIndex.for_state(state)
+        assert actions.side == state.board.side
+        bot = ClaimingRandomBot(seed)
+        rng = random.Random(seed)
+        turns = 0
+        while not state.is_over and positions < 6000 * (seed + 1):
+            moves = check_position(state, actions, met)
+            if state.phase == Phase.ACTIONS and state.actions_used == 0:
+                turns += 1
+                if turns % 15 == 0:
+                    rigged_claim(state, actions, rng, met)
+            move = bot.choose(state) if rng.random() < 0.5 else random_masked(actions, state, moves, rng)
+            ix = actions.indices(move)
+            decoded = actions.move(ix[0]) if len(ix) == 1 else actions.move(ix[1], ix[0])
+            assert decoded in moves
+            state.play(decoded)
+            positions += 1
+    assert positions > 3000
+    want = {"permanent", "shift", "exchange", "claim"}
+    want |= {"develop", "green-office", "green-swap", "claim-ability"} if options["map"] == "east" else {"place"}
+    assert want <= set(met), f"never met: {want - set(met)}"

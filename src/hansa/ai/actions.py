@@ -2,8 +2,13 @@
 
 Every move a player can make on a board has one index, built from the board's topology in a documented order
 (``docs/ai.md``): the families below, each laid out over the board's houses, routes, cities or provinces in their
-data order.  Move 3's shift (take a piece from one house to another) is the one two-step decision: ``shift-from``
+data order.  Move 3's shift (take a piece from one house to another) is a two-step decision: ``shift-from``
 picks the piece, then ``shift-to`` its new house, so the space grows with the houses, not with their square.
+
+The expansion maps (East, Britannia: docs/rules-expansions.md) have their own index per board side: the same
+families over that board, then families only they have (:data:`EXPANSION_FAMILIES`): Waren's claim naming the
+ability, the permanent markers' exchange (two steps again, ``exchange-from`` then ``exchange-to``), Privilege
+developed, an office in a green city, and swaps in a green city.  The base sides' index is unchanged.
 
     >>> from hansa.core.state import GameState
     >>> state = GameState.new(3, seed=1)
@@ -19,6 +24,7 @@ an index of another board side or version.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -30,10 +36,13 @@ from ..core.constants import ABILITY_NAMES, MERCHANTS_PER_PLAYER, PRIVILEGE_COLO
 from ..core.features import action_flags
 from ..core.moves import (
     Claim,
+    Develop,
     Displace,
     Done,
     Drop,
     EndTurn,
+    Exchange,
+    GreenOffice,
     Improve,
     Income,
     Lift,
@@ -52,8 +61,14 @@ from ..core.moves import (
 )
 from ..core.state import GameState
 
-#: Bumped whenever the enumeration changes: a model trained on one version refuses another.
+#: Bumped whenever the enumeration changes: a model trained on one version refuses another.  (The expansion boards'
+#: families came later without changing the base sides' enumeration, so the version stayed.)
 VERSION = 1
+
+#: Offices of a green city (East) whose neighbours' swaps have an index: positions 1..GREEN_SWAPS of the city's row
+#: (extra offices, then the permanent marker's offices).  Whole games of the heuristic bots never put more than 4
+#: offices in a green city; a swap further right is left out of the mask (the only moves the index cannot name).
+GREEN_SWAPS = 7
 
 #: The families in index order, with what each is laid out over.
 FAMILIES = (
@@ -80,12 +95,25 @@ FAMILIES = (
     ("neutral-office", "city"),
 )
 
+#: The families only the expansion boards have, after the base ones (empty where the board lacks the feature).
+EXPANSION_FAMILIES = (
+    ("claim-ability", "route x ability of a two-ability city at its end (East's Waren: actions, bags)"),
+    ("exchange-from", "house (first step of a move-any-2 exchange)"),
+    ("exchange-to", "house (second step)"),
+    ("develop", "one: develop Privilege (permanent marker), on a board with that marker"),
+    ("green-office", "green city x piece (T, M): the permanent marker's office"),
+    ("green-swap", f"green city x office 1..{GREEN_SWAPS} of its row (swapped with the next)"),
+)
+
 Mask = npt.NDArray[np.bool_]
 
 #: Move classes the engine hands out as the same (interned) objects every time (hansa.core.movetable and the move
-#: generator's constants): worth remembering by identity.  Claims, improvements, marker placements and shifts are
-#: made afresh and looked up by value.
-_INTERNED = (Income, Place, Displace, Lift, Drop, Relocate, LiftExtra, Remove, Pawn, Swap, EndTurn, Done, TakeExtra, UseMarker)
+#: generator's constants): worth remembering by identity.  Claims, improvements, marker placements, shifts and
+#: exchanges are made afresh and looked up by value (so are green cities' swaps, unlike the printed offices' ones).
+_INTERNED = (
+    Income, Place, Displace, Lift, Drop, Relocate, LiftExtra, Remove, Pawn, Swap, EndTurn, Done, TakeExtra, UseMarker,
+    Develop,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,16 +123,33 @@ class ShiftFrom:
     house: str
 
 
+@dataclass(frozen=True, slots=True)
+class ExchangeFrom:
+    """The first half of an exchange (*move any 2*): the piece on ``house`` is chosen; the other piece comes next."""
+
+    house: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeTo:
+    """The second half of an exchange: the piece on ``house`` trades places with the chosen one."""
+
+    house: str
+
+
+Item = Move | ShiftFrom | ExchangeFrom | ExchangeTo | str
+
+
 class ActionIndex:
     """The action space of one board side: ``size`` indices, each one move (or one half of a shift)."""
 
     def __init__(self, board: Board) -> None:
         self.board = board
         self.side = board.side
-        entries: list[tuple[str, Move | ShiftFrom | str]] = []
+        entries: list[tuple[str, Item]] = []
         self.families: dict[str, range] = {}
 
-        def family(name: str, items: list[Move | ShiftFrom | str]) -> None:
+        def family(name: str, items: list[Item]) -> None:
             start = len(entries)
             entries.extend((name, item) for item in items)
             self.families[name] = range(start, len(entries))
@@ -115,7 +160,7 @@ class ActionIndex:
         family("displace", [Displace(h, k, pay) for h in houses for k in "TM" for pay in ("T", "M", "TT", "TM", "MM")])
         family("lift", [Lift(h) for h in houses])
         family("drop", [Drop(h, k) for k in "TM" for h in houses])
-        claims: list[Move | ShiftFrom | str] = []
+        claims: list[Item] = []
         for r in board.routes:
             ends = [board.cities[c].code for c in r.cities]
             claims.append(Claim(r.code))
@@ -138,9 +183,11 @@ class ActionIndex:
         family("marker", [PlaceMarker(r.code) for r in board.routes])
         family("pawn", [Pawn(p.code, paid) for paid in (False, True) for p in board.provinces])
         family("neutral-office", [NeutralOffice(c.code) for c in board.cities])
+        if board.expansion:
+            self._expansion_families(board, family)
         self.size = len(entries)
         self._items = [item for _, item in entries]
-        self._index: dict[Move | ShiftFrom, int] = {
+        self._index: dict[Item, int] = {
             item: i for i, (_, item) in enumerate(entries) if not isinstance(item, str)
         }
         self._house = {h: i for i, h in enumerate(houses)}
@@ -149,6 +196,12 @@ class ActionIndex:
         self._keep: list[Move] = []
         self._shift_from = self.families["shift-from"].start
         self._shift_to = self.families["shift-to"].start
+        exchange = self.families.get("exchange-from")
+        self._exchange_from = exchange.start if exchange else -1
+        self._exchange_to = self.families["exchange-to"].start if exchange else -1
+        self._green = frozenset(board.cities[c].code for c in board.green_cities)
+        #: indices whose moves the engine makes afresh although their class is interned elsewhere (green swaps)
+        self._fresh = self.families.get("green-swap", range(0))
         self.labels: tuple[str, ...] = tuple(self._label(name, item) for name, item in entries)
         digest = hashlib.sha256(f"hansa-actions/{VERSION}/{self.side}\n".encode())
         digest.update("\n".join(self.labels).encode())
@@ -156,9 +209,31 @@ class ActionIndex:
         self.fingerprint = f"hansa-actions/{VERSION}/{self.side}/{self.size}/{digest.hexdigest()[:16]}"
 
     @staticmethod
-    def _label(family: str, item: Move | ShiftFrom | str) -> str:
+    def _expansion_families(board: Board, family: Callable[[str, list[Item]], None]) -> None:
+        """The families of :data:`EXPANSION_FAMILIES` over an expansion board."""
+        houses = board.house_names
+        effects = {r.permanent for r in board.routes}
+        green = [board.cities[c].code for c in board.green_cities]
+        family("claim-ability", [
+            Claim(r.code, "ability", board.cities[c].code, None, ABILITY_NAMES[a])
+            for r in board.routes for c in r.cities if len(board.cities[c].abilities) > 1
+            for a in board.cities[c].abilities
+        ])
+        moves_any = "move_any_2" in effects
+        family("exchange-from", [ExchangeFrom(h) for h in houses] if moves_any else [])
+        family("exchange-to", [ExchangeTo(h) for h in houses] if moves_any else [])
+        family("develop", [Develop("privilege")] if "develop_privilege" in effects else [])
+        family("green-office", [GreenOffice(c, k) for c in green for k in "TM"])
+        family("green-swap", [Swap(c, i) for c in green for i in range(1, GREEN_SWAPS + 1)])
+
+    @staticmethod
+    def _label(family: str, item: Item) -> str:
         if isinstance(item, ShiftFrom):
             return f"shift-from {item.house}"
+        if isinstance(item, ExchangeFrom):
+            return f"exchange-from {item.house}"
+        if isinstance(item, ExchangeTo):
+            return f"exchange-to {item.house}"
         if isinstance(item, str):
             return f"shift-to {item}"
         return item.text()
@@ -185,45 +260,61 @@ class ActionIndex:
                 return name
         raise IndexError(i)
 
-    def index(self, move: Move | ShiftFrom) -> int:
-        """The index of a move (a shift has two: use :meth:`indices`)."""
-        if isinstance(move, Shift):
-            raise ValueError("a shift is two decisions: use indices(move)")
+    def index(self, move: Move | ShiftFrom | ExchangeFrom) -> int:
+        """The index of a move (a shift or an exchange has two: use :meth:`indices`)."""
+        if isinstance(move, Shift | Exchange):
+            raise ValueError(f"a {move.type} is two decisions: use indices(move)")
         try:
             return self._index[move]
         except KeyError:
             raise ValueError(f"{move!r} has no index on the {self.side} side") from None
 
     def indices(self, move: Move) -> tuple[int, ...]:
-        """The decisions that make ``move``: one index, or for a shift ``(shift-from, shift-to)``."""
+        """The decisions that make ``move``: one index, or for a shift ``(shift-from, shift-to)``, for an exchange
+        ``(exchange-from, exchange-to)``."""
         if isinstance(move, Shift):
             return self._shift_from + self._house[move.house], self._shift_to + self._house[move.to]
+        if isinstance(move, Exchange):
+            if self._exchange_from < 0:
+                raise ValueError(f"{move!r} has no index on the {self.side} side")
+            return self._exchange_from + self._house[move.house], self._exchange_to + self._house[move.other]
         return (self.index(move),)
 
     def move(self, i: int, pending: int | None = None) -> Move | None:
-        """The move of index ``i``; ``None`` for a shift-from (the decision goes on: pass ``pending=i`` to the next
-        :meth:`mask` and :meth:`move`).  A shift-to needs the pending shift-from."""
+        """The move of index ``i``; ``None`` for a shift-from or an exchange-from (the decision goes on: pass
+        ``pending=i`` to the next :meth:`mask` and :meth:`move`).  A shift-to needs the pending shift-from, an
+        exchange-to the pending exchange-from."""
         if not 0 <= i < self.size:
             raise IndexError(f"action {i} is outside 0..{self.size - 1}")
         item = self._items[i]
-        if isinstance(item, ShiftFrom):
+        if isinstance(item, ShiftFrom | ExchangeFrom):
             return None
+        src = self._items[pending] if pending is not None and 0 <= pending < self.size else None
         if isinstance(item, str):
-            if pending is None or not isinstance(self._items[pending], ShiftFrom):
+            if not isinstance(src, ShiftFrom):
                 raise ValueError("a shift-to needs the shift-from chosen before it (pending)")
-            src = self._items[pending]
-            assert isinstance(src, ShiftFrom)
             return Shift(src.house, item)
+        if isinstance(item, ExchangeTo):
+            if not isinstance(src, ExchangeFrom):
+                raise ValueError("an exchange-to needs the exchange-from chosen before it (pending)")
+            return Exchange(src.house, item.house)
         if pending is not None:
-            raise ValueError("after a shift-from only a shift-to may follow")
+            raise ValueError("after a shift-from only a shift-to may follow, after an exchange-from an exchange-to")
         return item
 
     def _index_of(self, m: Move) -> int:
-        """The index of one move (a shift's shift-from) by value; an interned move is remembered by identity."""
+        """The index of one move (a shift's shift-from, an exchange's exchange-from) by value; an interned move is
+        remembered by identity.  -1 for a swap in a green city beyond :data:`GREEN_SWAPS`."""
         if type(m) is Shift:
             return self._shift_from + self._house[m.house]
-        i = self._index[m]
-        if type(m) in _INTERNED and len(self._by_id) < 20_000:
+        if type(m) is Exchange:
+            return self._exchange_from + self._house[m.house]
+        i = self._index.get(m, -1)
+        if i < 0:
+            if type(m) is Swap and m.city in self._green:
+                return -1
+            raise ValueError(f"{m!r} has no index on the {self.side} side")
+        if type(m) in _INTERNED and i not in self._fresh and len(self._by_id) < 20_000:
             self._by_id[id(m)] = i
             self._keep.append(m)  # the id stays valid while the object lives
         return i
@@ -233,13 +324,20 @@ class ActionIndex:
         for house moves every time: the compiled core finds those by identity, the few others are looked up here."""
         flags, missed = action_flags(moves, self._by_id, self.size)
         for m in missed:
-            flags[self._index_of(m)] = 1
+            i = self._index_of(m)
+            if i >= 0:
+                flags[i] = 1
         return flags
 
     def pending_house(self, pending: int | None) -> str | None:
         """The house of a pending shift-from (what the observation marks), or None."""
         item = self._items[pending] if pending is not None else None
         return item.house if isinstance(item, ShiftFrom) else None
+
+    def pending_exchange(self, pending: int | None) -> str | None:
+        """The house of a pending exchange-from (what the observation marks on an expansion board), or None."""
+        item = self._items[pending] if pending is not None else None
+        return item.house if isinstance(item, ExchangeFrom) else None
 
     def legal(self, state: GameState, pending: int | None = None, moves: list[Move] | None = None) -> list[int]:
         """The indices the deciding seat may choose now (sorted).  ``moves``: ``state.legal_moves()`` when the caller
@@ -248,9 +346,15 @@ class ActionIndex:
             moves = state.legal_moves()
         if pending is not None:
             src = self._items[pending]
-            if not isinstance(src, ShiftFrom):
-                raise ValueError(f"pending must be a shift-from index, not {self.labels[pending]!r}")
-            return sorted({self._shift_to + self._house[m.to] for m in moves if isinstance(m, Shift) and m.house == src.house})
+            if isinstance(src, ShiftFrom):
+                to = self._shift_to
+                return sorted({to + self._house[m.to] for m in moves if isinstance(m, Shift) and m.house == src.house})
+            if isinstance(src, ExchangeFrom):
+                to = self._exchange_to
+                return sorted({
+                    to + self._house[m.other] for m in moves if isinstance(m, Exchange) and m.house == src.house
+                })
+            raise ValueError(f"pending must be a shift-from or an exchange-from index, not {self.labels[pending]!r}")
         return np.flatnonzero(np.frombuffer(self._flags(moves), dtype=np.bool_)).tolist()
 
     def mask(self, state: GameState, pending: int | None = None, moves: list[Move] | None = None) -> Mask:
