@@ -553,6 +553,7 @@ def test_e31_breslau_book_releases_a_merchant():
     r = route_code(state, "KRA-BRE")
     assert Claim(r, "ability", "BRE") in claims(state, r)
     refuse(state, Claim(r, "ability", "KRA"))
+    refuse(state, Claim(r, "ability", "BRE", None, "book"))  # only Waren's claims name the ability
     before = snap(state)
     state.play(Claim(r, "ability", "BRE"))
     assert state.ability_level(A, BOOK) == 1 and state.ability_value(A, BOOK) == 3

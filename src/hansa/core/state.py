@@ -448,6 +448,10 @@ class GameState(MoveGenerator):
                     names = " or ".join(ABILITY_NAMES[a] for a in city.abilities)
                     raise IllegalMoveError(f"{city.name} offers two abilities: say which ({names})", "§7.5")
                 ability = city.abilities[0]
+            elif len(city.abilities) == 1:
+                raise IllegalMoveError(
+                    f"{city.name} develops only {ABILITY_NAMES[city.abilities[0]]}: the claim names no ability", "§2.6"
+                )
             elif move.ability in ABILITY_NAMES and ABILITY_NAMES.index(move.ability) in city.abilities:
                 ability = ABILITY_NAMES.index(move.ability)
             else:
