@@ -158,7 +158,7 @@ class HeuristicBot(Bot):
         and route while there are enough routes) and at most ``width`` replacement-marker placements (on the routes
         that gain ``me`` most), in the order a search should try them: claims, house moves (best prior first),
         marker placements, other moves, pawn moves, ending the turn."""
-        if state.phase == Phase.PERMANENT and len(moves) > 2 * self.width:
+        if state.phase in (Phase.PERMANENT, Phase.REMOVE) and len(moves) > 2 * self.width:
             return self.permanent_candidates(state, moves, me)
         claims: list[Move] = []
         others: list[Move] = []
@@ -216,9 +216,9 @@ class HeuristicBot(Bot):
 
 
     def permanent_candidates(self, state: GameState, moves: list[Move], me: int) -> list[Move]:
-        """A permanent marker's many piece moves (*move any 2*, *reuse 2*, *place 2*) cut to the ``width`` with the
-        best prior: where ``me``'s pieces gain most, and opponents' pieces taken off the routes they hold most of;
-        every other choice (develop, green office, done) is kept."""
+        """A permanent marker's many piece moves (*move any 2*, *reuse 2*, *place 2*), or Move 3's shifts, cut to the
+        ``width`` with the best prior: where ``me``'s pieces gain most, and opponents' pieces taken off the routes
+        they hold most of; every other choice (develop, green office, remove, done) is kept."""
         gain = route_gains(state, me, self.weights)
         board = state.board
         index = board.house_index
