@@ -154,6 +154,7 @@ def test_e14_move_any_2_exchange_never_puts_a_trader_on_a_ship():
     refuse(state, Shift("HAL-WIT:1", "MAL-VIS:2"))  # occupied anyway
     refuse(state, Exchange("HAL-WIT:1", "HAL-WIT:2"))  # a free house: not an exchange
     assert Exchange("HAL-WIT:1", "KUL-ELB:1") in state.legal_moves()
+    refuse(state, Exchange("KUL-ELB:1", "HAL-WIT:1"))  # one move per exchange: the houses in board order
     before = snap(state)
     state.play(Exchange("HAL-WIT:1", "KUL-ELB:1"))
     assert house_changes(before, state) == {"HAL-WIT:1": ((C, "T"), (B, "T")), "KUL-ELB:1": ((B, "T"), (C, "T"))}

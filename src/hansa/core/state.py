@@ -1017,6 +1017,8 @@ class GameState(MoveGenerator):
             raise IllegalMoveError("both exchanged houses must hold a piece", "§7.3")
         if a == b or self.pm_left < 2:
             raise IllegalMoveError("an exchange moves two pieces: it is the whole of move any 2", "§7.3")
+        if a > b:
+            raise IllegalMoveError(f"name the two houses in board order: exchange {move.other} {move.house}", "§7.3")
         if not self.exchange_ok(a, b):
             raise IllegalMoveError(
                 "neither piece may end where it may not stand: a Trader on a ship space, a piece out of its country",
