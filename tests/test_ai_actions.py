@@ -8,10 +8,10 @@ import random
 import numpy as np
 import pytest
 
+from expansion_play import EXPANSION_CONFIGS, EXPANSION_IDS, sea_claim_positions
 from hansa.ai.actions import EXPANSION_FAMILIES, FAMILIES, GREEN_SWAPS, VERSION, ActionIndex
 from hansa.bots import ClaimingRandomBot
 from hansa.core.board import load_board
-from hansa.core.constants import EXTRA_OFFICE, SWAP_OFFICES
 from hansa.core.moves import Claim, Develop, Exchange, GreenOffice, Move, Shift, Swap
 from hansa.core.position import Phase
 from hansa.core.state import GameState
@@ -29,15 +29,6 @@ CONFIGS = [
 ]
 
 
-#: Expansion maps (docs/rules-expansions.md), each side and the options that change what may be chosen.
-EXPANSION_CONFIGS = [
-    (3, {"map": "east"}),
-    (4, {"map": "east", "green_city_swap": "all", "remove3_mode": "move", "marker_set": "BB15"}),
-    (5, {"map": "east", "green_city_free_for_markers": True, "swap_needs_own": False}),
-    (3, {"map": "britannia"}),
-    (4, {"map": "britannia", "permission_timing": "turnStart", "relocation_rings": "eligibleOnly"}),
-    (5, {"map": "britannia", "permission_holder": "controller", "marker_set": "BB15"}),
-]
 TWO_STEP = {"shift-from": "shift-to", "exchange-from": "exchange-to"}
 
 
@@ -227,44 +218,21 @@ def random_masked(actions: ActionIndex, state: GameState, moves: list[Move], rng
 
 
 def rigged_claim(state: GameState, actions: ActionIndex, rng: random.Random, met: dict[str, int]) -> None:
-    """On a copy: the active player's pieces fill a sea route with a permanent marker (or one of Waren's routes), he
-    claims it and resolves the marker at random; the mask is checked at every step.  Random games alone reach the
-    sea routes too rarely (their ship spaces take Merchants)."""
+    """A sea route's claim on a copy (tests/expansion_play.py): the mask checked before it (and after each swap in a
+    green city), then at every decision of its permanent marker."""
     board = state.board
-    waren = [r for r in board.routes if any(len(board.cities[c].abilities) > 1 for c in r.cities)]
-    route = rng.choice(waren if waren and rng.random() < 0.2 else [r for r in board.routes if r.permanent])
-    rig = state.copy()
-    p = rig.current
-    rig.sup_t[p] = max(rig.sup_t[p], rng.randrange(3))  # pieces from nowhere: only the decisions matter here
-    rig.sup_m[p] = max(rig.sup_m[p], rng.randrange(2))
-    if board.green_cities and rng.random() < 0.4:
-        # Offices in a green city (left and right of its row) and a Swap and an Extra-office marker to use there.
-        c = rng.choice(board.green_cities)
-        seats = range(rig.players)
-        rig.extras[c] += tuple(rng.choice(seats) * 2 + rng.randrange(2) for _ in range(rng.randrange(3)))
-        rig.right_offices[c] += tuple(rng.choice(seats) * 2 + rng.randrange(2) for _ in range(1 + rng.randrange(3)))
-        rig.markers[p] += (SWAP_OFFICES, EXTRA_OFFICE)
-    for h in route.houses:
-        rig.houses[h] = p * 2 + (1 if board.house_ship[h] or rng.random() < 0.3 else 0)
-    rig._reindex()
-    moves = check_position(rig, actions, met)
-    for m in moves:
-        if isinstance(m, Swap) and board.cities[board.city_index[m.city]].green:
-            met["green-swap"] = met.get("green-swap", 0) + 1
-            after = rig.copy()
-            after.play(m)
-            check_position(after, actions, met)
-    claims = [m for m in moves if isinstance(m, Claim) and m.route == route.code]
-    assert claims, f"{route.code} filled by the active player but not claimable"
-    rig.play(rng.choice(claims))
-    while rig.phase == Phase.PERMANENT:
+    for i, rig in enumerate(sea_claim_positions(state, rng)):
         moves = check_position(rig, actions, met)
-        rig.play(random_masked(actions, rig, moves, rng) if rng.random() < 0.9 or len(moves) == 1 else moves[-1])
+        if i == 0:
+            for m in moves:
+                if isinstance(m, Swap) and board.cities[board.city_index[m.city]].green:
+                    met["green-swap"] = met.get("green-swap", 0) + 1
+                    after = rig.copy()
+                    after.play(m)
+                    check_position(after, actions, met)
 
 
-@pytest.mark.parametrize(
-    ("players", "options"), EXPANSION_CONFIGS, ids=[f"{o['map']}-{p}p-{i}" for i, (p, o) in enumerate(EXPANSION_CONFIGS)]
-)
+@pytest.mark.parametrize(("players", "options"), EXPANSION_CONFIGS, ids=EXPANSION_IDS)
 def test_mask_equals_the_legal_moves_on_the_expansion_maps(players: int, options: dict) -> None:
     """As above on East and both Britannia sides.  The games are played by the claiming random bot and random masked
     actions; at every 15th turn start a copy of the position has the active player claim a sea route with a

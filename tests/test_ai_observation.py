@@ -1,5 +1,6 @@
 """Observations (hansa.ai.observation): only what a seat may know (hidden markers never change them), the
-observer in slot 0, a documented layout, and the graph form's shapes and static edges."""
+observer in slot 0, a documented layout, and the graph form's shapes and static edges; on the base sides and the
+expansion maps."""
 
 from __future__ import annotations
 
@@ -10,7 +11,12 @@ from typing import Any
 import numpy as np
 import pytest
 
+from expansion_play import EXPANSION_CONFIGS, EXPANSION_IDS, sea_claim_positions
+from hansa.ai.actions import ActionIndex
 from hansa.ai.observation import (
+    EXPANSION_FIELDS,
+    EXPANSION_SIDES,
+    GREEN_ROW,
     MARKER_TYPES,
     OWNER,
     PHASES,
@@ -23,27 +29,39 @@ from hansa.ai.observation import (
     spec_for_side,
 )
 from hansa.bots import ClaimingRandomBot
+from hansa.core.board import COUNTRIES, PERMANENT_EFFECTS
 from hansa.core.constants import ABILITY_MAX, NEUTRAL
+from hansa.core.moves import Exchange, Shift
 from hansa.core.position import Phase
 from hansa.core.state import GameState
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "ai.md"
 CONFIGS = [(2, {"two_player_variant": "neutral"}), (2, {"two_player_variant": "pawn"}), (3, {}), (4, {}), (5, {})]
+ALL_CONFIGS = CONFIGS + EXPANSION_CONFIGS
+ALL_IDS = [f"{p}p-{i}" for i, (p, _) in enumerate(CONFIGS)] + EXPANSION_IDS
+SIDES = ["2-3", "4-5", *EXPANSION_SIDES]
 
 
 def positions(players: int, options: dict, seed: int, every: int = 7):
+    """Every ``every``-th position of a game of the claiming random bot; on an expansion map also, at every 15th
+    turn, the positions of a rigged sea-route claim and its permanent marker (tests/expansion_play.py)."""
     state = GameState.new(players, seed, options)
     bot = ClaimingRandomBot(seed)
-    n = 0
+    rng = random.Random(seed)
+    n = turns = 0
     while not state.is_over:
         if n % every == 0:
             yield state
+        if state.board.expansion and state.phase == Phase.ACTIONS and state.actions_used == 0:
+            turns += 1
+            if turns % 15 == 0:
+                yield from sea_claim_positions(state, rng)
         state.play(bot.choose(state))
         n += 1
     yield state
 
 
-@pytest.mark.parametrize(("players", "options"), CONFIGS, ids=[f"{p}p-{i}" for i, (p, _) in enumerate(CONFIGS)])
+@pytest.mark.parametrize(("players", "options"), ALL_CONFIGS, ids=ALL_IDS)
 def test_hidden_markers_never_change_an_observation(players: int, options: dict) -> None:
     """A position and its determinization (the face-down supply and the plates reshuffled) look the same to every
     seat, flat and as a graph, although their hidden markers differ."""
@@ -81,14 +99,14 @@ def test_the_observer_is_slot_zero_and_the_turn_order_follows() -> None:
 
 
 def test_values_are_finite_and_bounded_over_whole_games() -> None:
-    for players, options in CONFIGS:
+    for players, options in ALL_CONFIGS:
         for state in positions(players, options, seed=3, every=3):
             obs = observe(state, state.decider if not state.is_over else 0)
             assert obs.dtype == np.float32 and np.isfinite(obs).all()
             assert obs.min() >= 0 and obs.max() <= 64, (players, obs.max())  # the adapters declare Box(0, 64)
 
 
-@pytest.mark.parametrize("side", ["2-3", "4-5"])
+@pytest.mark.parametrize("side", SIDES)
 def test_layout_is_contiguous_and_documented(side: str) -> None:
     spec = spec_for_side(side)
     position = 0
@@ -101,10 +119,21 @@ def test_layout_is_contiguous_and_documented(side: str) -> None:
         assert f"`{field.name}`" in docs, f"docs/ai.md does not describe the field {field.name}"
     for name, _ in PLAYER_FEATURES:
         assert f"`{name}`" in docs, f"docs/ai.md does not describe the player feature {name}"
+    names = [f.name for f in spec.fields]
+    expansion = [name for name, _ in EXPANSION_FIELDS]
+    assert names[len(names) - len(expansion):] == expansion if spec.expansion else not set(expansion) & set(names)
+    assert spec.field("phase").size == PHASES + spec.expansion
 
 
-def test_graph_form_and_static_edges() -> None:
-    state = GameState.new(3, seed=2)
+def test_base_sizes_never_change() -> None:
+    """Trained models depend on the base sides' observation: its size stays (and tests/test_ai_observation's
+    reference checks every value)."""
+    assert (spec_for_side("2-3").size, spec_for_side("4-5").size) == (3006, 3155)
+
+
+@pytest.mark.parametrize("options", [{}, {"map": "east"}, {"map": "britannia"}], ids=["base", "east", "britannia"])
+def test_graph_form_and_static_edges(options: dict) -> None:
+    state = GameState.new(3, seed=2, options=options)
     spec = spec_for(state.board)
     graph = observe_graph(state, 0)
     assert graph["houses"].shape[0] == spec.houses and graph["routes"].shape[0] == spec.routes
@@ -117,6 +146,10 @@ def test_graph_form_and_static_edges() -> None:
     for r in state.board.routes:
         assert edges["house_route"][1][list(r.houses)].tolist() == [r.index] * r.spaces
     assert edges["office_city"].shape == (2, spec.offices)
+    extra = 2 if spec.expansion else 0
+    assert graph["houses"].shape[1] == PIECE + 1 + extra
+    if spec.expansion:
+        assert graph["houses"][:, PIECE + 1].tolist() == [float(s) for s in state.board.house_ship]
 
 
 # ---------------------------------------------------------------------------------------------- reference
@@ -130,7 +163,9 @@ def _pieces(codes: Any, slots: Any) -> Any:
     return out
 
 
-def reference_observe(state: GameState, seat: int, pending_house: str | None = None) -> Any:
+def reference_observe(
+    state: GameState, seat: int, pending_house: str | None = None, pending_exchange: str | None = None
+) -> Any:
     """The observation written the plain way (the first version), to check the fast one against."""
     spec = spec_for(state.board)
     out = np.zeros(spec.size, dtype=np.float32)
@@ -181,7 +216,7 @@ def reference_observe(state: GameState, seat: int, pending_house: str | None = N
         row[22] = 1.0 if q == decider and not state.is_over else 0.0
     put("players", players)
 
-    phase = np.zeros(PHASES, dtype=np.float32)
+    phase = np.zeros(spec.field("phase").size, dtype=np.float32)
     phase[int(state.phase)] = 1.0
     put("phase", phase)
     put("turn", [state.actions_used / 5, state.allowance() / 6, state.bonus_actions / 4, state.actions_left() / 6,
@@ -205,10 +240,63 @@ def reference_observe(state: GameState, seat: int, pending_house: str | None = N
     game[state.players - 2] = 1.0
     if state.players == 2:
         game[4 if state.options.two_player_variant == "neutral" else 5] = 1.0
+    if spec.expansion:
+        reference_expansion(state, spec, out, slots, pending_exchange)
     return out
 
 
-@pytest.mark.parametrize(("players", "options"), CONFIGS, ids=[f"{p}p-{i}" for i, (p, _) in enumerate(CONFIGS)])
+def reference_expansion(state: GameState, spec: Any, out: Any, slots: Any, pending_exchange: str | None) -> None:
+    """The expansion board's fields, the plain way."""
+    board = state.board
+
+    def put(name: str, values: Any) -> None:
+        spec.view(out, name)[:] = np.ravel(values)
+
+    put("ship_houses", [float(s) for s in board.house_ship])
+    country = np.zeros((spec.routes, len(COUNTRIES)))
+    permanent = np.zeros((spec.routes, len(PERMANENT_EFFECTS)))
+    for r in board.routes:
+        country[r.index, r.country] = 1.0
+        if r.permanent:
+            permanent[r.index, PERMANENT_EFFECTS.index(r.permanent)] = 1.0
+    put("route_country", country)
+    put("route_permanent", permanent)
+    put("city_abilities", [[float(a in c.abilities) for a in range(5)] for c in board.cities])
+    put("city_green", [float(c.green) for c in board.cities])
+    put("city_countries", [[float(bool(c.countries & 1 << k)) for k in range(len(COUNTRIES))] for c in board.cities])
+    put("office_points", [o.points / 2 for c in board.cities for o in c.offices])
+    rows, right = [], np.zeros((len(board.green_cities), 6))
+    for g, c in enumerate(board.green_cities):
+        row = [code for code in state.city_offices(c) if code >= 0]
+        rows.append(_pieces((row + [-1] * GREEN_ROW)[:GREEN_ROW], slots))
+        for code in state.right_offices[c]:
+            right[g, slots[code >> 1]] += 1
+    put("green_row", rows if rows else [])
+    put("green_right", right)
+    if state.phase == Phase.PERMANENT:
+        block = spec.view(out, "permanent")
+        block[state.pm_kind] = 1.0
+        block[5] = state.pm_left / 2
+        spec.view(out, "permanent_route")[state.pm_route] = 1.0
+    permissions = np.zeros((len(board.permission_cities), OWNER + 1))
+    for i, (city, _) in enumerate(board.permission_cities):
+        live = state.options.permission_timing == "live"
+        holder = state.holder(city) if live else state.perm_holders[i]
+        permissions[i, 0 if holder < 0 else 1 + slots[holder]] = 1.0
+        permissions[i, OWNER] = float(bool(state.perm_used & 1 << i))
+    put("permissions", permissions)
+    if state.phase == Phase.MOVE:
+        hand = np.zeros((2, len(COUNTRIES)))
+        for kind, origin in zip(state.hand, state.hand_from, strict=True):
+            if origin >= 0:
+                hand[kind, origin] += 1 / 5
+        put("hand_origin", hand)
+    if pending_exchange is not None:
+        spec.view(out, "pending_exchange")[board.house_names.index(pending_exchange)] = 1.0
+    put("map", [float(board.side == side) for side in EXPANSION_SIDES] + [board.cities_to_end / 10])
+
+
+@pytest.mark.parametrize(("players", "options"), ALL_CONFIGS, ids=ALL_IDS)
 def test_fast_observation_equals_the_plain_reference(players: int, options: dict) -> None:
     """observe() is written for speed; it must give exactly what the plain version gives, for every seat."""
     for state in positions(players, options, seed=players + 40, every=3):
@@ -217,3 +305,37 @@ def test_fast_observation_equals_the_plain_reference(players: int, options: dict
     state = GameState.new(3, seed=1)
     house = state.board.house_names[5]
     assert np.array_equal(observe(state, 0, house), reference_observe(state, 0, house))
+    with pytest.raises(ValueError):
+        observe(state, 0, pending_exchange=house)  # no exchange on a base side
+
+
+
+@pytest.mark.parametrize(("players", "options"), EXPANSION_CONFIGS, ids=EXPANSION_IDS)
+def test_expansion_state_is_observed(players: int, options: dict) -> None:
+    """On the expansion maps the fast observation equals the reference with a pending shift-from or exchange-from
+    too, and the expansion's state really shows: a permanent marker being resolved, green cities' offices,
+    permissions held, pieces in hand from a country."""
+    seen: set[str] = set()
+    for state in positions(players, options, seed=players + 70, every=11):
+        spec = spec_for(state.board)
+        actions = ActionIndex.for_state(state)
+        obs = observe(state, state.decider if not state.is_over else 0)
+
+        def shows(name: str, obs: Any = obs, spec: Any = spec) -> bool:
+            return bool(spec.view(obs, name).any())
+        if state.phase == Phase.PERMANENT:
+            assert shows("permanent") and shows("permanent_route")
+            seen.add("permanent")
+            firsts = {type(m): actions.indices(m)[0] for m in state.legal_moves() if isinstance(m, Shift | Exchange)}
+            for kind, pending in firsts.items():  # one shift-from and one exchange-from, when legal
+                house, exchange = actions.pending_house(pending), actions.pending_exchange(pending)
+                assert (house is None) != (exchange is None)
+                fast = observe(state, state.decider, house, exchange)
+                assert np.array_equal(fast, reference_observe(state, state.decider, house, exchange))
+                seen.add(kind.type)
+        for name in ("green_row", "green_right", "permissions", "hand_origin"):
+            if spec.field(name).size and shows(name):
+                seen.add(name)
+    want = {"permanent", "shift", "exchange"}
+    want |= {"green_row", "green_right"} if options["map"] == "east" else {"hand_origin", "permissions"}
+    assert want <= seen, f"never seen: {want - seen}"

@@ -7,6 +7,12 @@ appear as counts): two positions that differ only in hidden markers give identic
 
 Every field of the flat vector is listed, in order, by :attr:`ObservationSpec.fields` (name, size, meaning) and in
 ``docs/ai.md``.  Pieces are one-hot over 13 values: empty, Trader of slot 0..5, Merchant of slot 0..5.
+
+On an expansion board (East, Britannia) the layout has the same fields (its phase block one wider, for the
+permanent-marker phase) and then the expansion's own (:data:`EXPANSION_FIELDS`): the map's static facts (ship spaces,
+countries, permanent markers, abilities, green cities, 2-point offices) and its state (green cities' offices, the
+permanent marker being resolved, permissions, where the pieces in hand come from, a pending exchange).  The base
+sides' observation is unchanged.
 """
 
 from __future__ import annotations
@@ -18,11 +24,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core.board import Board, load_board
+from ..core.board import COUNTRIES, PERMANENT_EFFECTS, SIDES, Board, load_board
 from ..core.constants import ABILITY_MAX
-from ..core.features import PLAYER_WIDTH, TAIL, observation_parts
+from ..core.features import EXPANSION_PHASES, PLAYER_WIDTH, TAIL, expansion_parts, observation_parts
 from ..core.position import Phase
 from ..core.state import GameState
+from .actions import GREEN_SWAPS
 
 Vector = npt.NDArray[np.float32]
 
@@ -32,6 +39,29 @@ OWNER = 7  #: one-hot owner: none, slot 0-5
 MARKER_TYPES = 6  #: extra-office, swap, +3, +4, improve, remove3
 #: Phases of the base game (the expansion maps add Phase.PERMANENT, which the base observation never meets).
 PHASES = int(Phase.OVER) + 1
+#: Offices of a green city's row shown one by one (the action index names swaps up to the last of them).
+GREEN_ROW = GREEN_SWAPS + 1
+#: The expansion maps, one-hot in the ``map`` field.
+EXPANSION_SIDES = tuple(side for side in SIDES if side not in ("2-3", "4-5"))
+#: The fields only an expansion board's observation has, after the base ones (size given per board in docs/ai.md).
+EXPANSION_FIELDS = (
+    ("ship_houses", "per house: 1 for a ship space (holds only a Merchant)"),
+    ("route_country", "per route: its country, one-hot over England, Wales, Scotland"),
+    ("route_permanent", "per route: its permanent bonus marker, one-hot over " + ", ".join(PERMANENT_EFFECTS)),
+    ("city_abilities", "per city: the abilities a claim beside it may develop (keys, actions, privilege, book, bags)"),
+    ("city_green", "per city: 1 for a green city (East)"),
+    ("city_countries", "per city: 1 for each of its countries (England, Wales, Scotland)"),
+    ("office_points", "per printed office: points for taking it / 2 (0, 1 point, 2 points)"),
+    ("green_row", f"per green city: its offices 1..{GREEN_ROW} left to right (extra offices, then the permanent "
+                  "marker's), one-hot over 13 (empty past the row's end)"),
+    ("green_right", "per green city: the permanent marker's offices (right of the row) of slot 0-5 (counts)"),
+    ("permanent", "permanent marker being resolved: effect one-hot (5), pieces left to move or place / 2"),
+    ("permanent_route", "route whose permanent marker is being resolved, one-hot"),
+    ("permissions", "per permission city (board order of use): holder one-hot over none + slot 0-5, used this turn"),
+    ("hand_origin", "pieces in hand during a Move by kind (T, M) x country lifted from (England, Wales, Scotland) / 5"),
+    ("pending_exchange", "house whose piece was chosen by an exchange-from, one-hot (zeros otherwise)"),
+    ("map", "east, britannia_3, britannia_45 one-hot; completed cities that end the game / 10"),
+)
 PLAYER_FEATURES = (
     ("present", "1 if the slot holds a player"),
     ("supply_traders", "Traders in the supply / 27"),
@@ -79,6 +109,10 @@ class ObservationSpec:
         self.cities = len(board.cities)
         self.offices = sum(len(c.offices) for c in board.cities)
         self.provinces = len(board.provinces)
+        self.expansion = board.expansion
+        self.green = len(board.green_cities)
+        self.permission_cities = len(board.permission_cities)
+        phases = EXPANSION_PHASES if self.expansion else PHASES
         fields: list[Field] = []
 
         def add(name: str, size: int, meaning: str) -> None:
@@ -93,7 +127,8 @@ class ObservationSpec:
         add("controllers", self.cities * OWNER, "per city: controller, one-hot over none + slot 0-5")
         add("city_filled", self.cities, "per city: printed offices taken / printed offices")
         add("players", SLOTS * len(PLAYER_FEATURES), "per slot 0-4: the player features (docs/ai.md)")
-        add("phase", PHASES, "pending decision: actions, move, relocate, remove, markers, pawn_setup, pawn_end, neutral_office, over")
+        add("phase", phases, "pending decision: actions, move, relocate, remove, markers, pawn_setup, pawn_end, neutral_office, over"
+            + (", permanent" if self.expansion else ""))
         add("turn", 6, "actions used / 5, allowance / 6, bonus actions / 4, actions left / 6, turn number / 100 (at most 1), completed cities / 10")
         add("hand", 2, "pieces in hand (Move or relocation): Traders / 5, Merchants / 5")
         add("relocation_route", self.routes, "route of the displacement being relocated, one-hot (zeros otherwise)")
@@ -103,6 +138,18 @@ class ObservationSpec:
         add("pawn", self.provinces, "pawn's province, one-hot (two-player pawn variant; empty on the 4-5 side)")
         add("pending_shift", self.houses, "house whose piece was chosen by a shift-from, one-hot (zeros otherwise)")
         add("game", 6, "players 2, 3, 4, 5 one-hot; neutral variant; pawn variant")
+        if self.expansion:
+            sizes = {
+                "ship_houses": self.houses, "route_country": self.routes * len(COUNTRIES),
+                "route_permanent": self.routes * len(PERMANENT_EFFECTS), "city_abilities": self.cities * 5,
+                "city_green": self.cities, "city_countries": self.cities * len(COUNTRIES), "office_points": self.offices,
+                "green_row": self.green * GREEN_ROW * PIECE, "green_right": self.green * 6,
+                "permanent": len(PERMANENT_EFFECTS) + 1, "permanent_route": self.routes,
+                "permissions": self.permission_cities * (OWNER + 1), "hand_origin": 2 * len(COUNTRIES),
+                "pending_exchange": self.houses, "map": len(EXPANSION_SIDES) + 1,
+            }
+            for name, meaning in EXPANSION_FIELDS:
+                add(name, sizes[name], meaning)
         assert len(PLAYER_FEATURES) == PLAYER_WIDTH, "hansa.core.features writes PLAYER_WIDTH features per slot"
         self.fields = tuple(fields)
         self.size = fields[-1].start + fields[-1].size
@@ -126,6 +173,10 @@ class ObservationSpec:
         self._template_plain[self._base_plain] = 1.0
         self._template_table = np.zeros(self.size, dtype=np.float32)
         self._template_table[self._base_table] = 1.0
+        if self.expansion:
+            static = self._expansion_template(board)
+            self._template_plain += static
+            self._template_table += static
         self._bases_plain: list[int] = self._base_plain.tolist()
         # For every place: the default place of its one-hot block (itself outside the one-hot blocks).
         self._default_of = np.arange(self.size, dtype=np.int64)
@@ -139,10 +190,11 @@ class ObservationSpec:
         # What each dense byte is divided by (float64, so the quotient is Python's own int / int).
         players = [1, 27, 4, 27, 4, *ABILITY_MAX, 1, *[1] * MARKER_TYPES, 1, 1, 10, 1, 1, 1]
         self._dense_div = np.array(
-            [len(c.offices) for c in board.cities] + players * SLOTS + [1] * PHASES + [5, 6, 4, 6, 100, 10, 5, 5]
-            + [2, *[1] * OWNER, 3, 20, 10],
+            [max(1, len(c.offices)) for c in board.cities] + players * SLOTS + [1] * phases
+            + [5, 6, 4, 6, 100, 10, 5, 5] + [2, *[1] * OWNER, 3, 20, 10],
             dtype=np.float64,
         )
+        self._phases = phases
         assert len(self._dense_div) == self._dense_split + TAIL
         self._extras_at = a["extra_offices"]
         self._relocation_route_at = a["relocation_route"]
@@ -161,6 +213,32 @@ class ObservationSpec:
             [[*np.eye(4)[o.privilege - 1], float(o.round), float(o.coin)] for c in board.cities for o in c.offices],
             dtype=np.float32,
         ).reshape(self.offices, 6)
+
+    def _expansion_template(self, board: Board) -> Vector:
+        """The expansion fields' values that never change in a game (the map's facts) and the defaults of the green
+        rows (every entry empty)."""
+        out = np.zeros(self.size, dtype=np.float32)
+
+        def v(name: str) -> Vector:
+            return self.view(out, name)
+        v("ship_houses")[:] = board.house_ship
+        countries = len(COUNTRIES)
+        for r in board.routes:
+            v("route_country")[r.index * countries + r.country] = 1.0
+            if r.permanent is not None:
+                v("route_permanent")[r.index * len(PERMANENT_EFFECTS) + PERMANENT_EFFECTS.index(r.permanent)] = 1.0
+        for c in board.cities:
+            for a in c.abilities:
+                v("city_abilities")[c.index * 5 + a] = 1.0
+            v("city_green")[c.index] = float(c.green)
+            for k in range(countries):
+                v("city_countries")[c.index * countries + k] = float(c.countries >> k & 1)
+        v("office_points")[:] = [o.points / 2 for c in board.cities for o in c.offices]
+        v("green_row")[::PIECE] = 1.0
+        if board.side in EXPANSION_SIDES:  # (a custom board with expansion features is none of them)
+            v("map")[EXPANSION_SIDES.index(board.side)] = 1.0
+        v("map")[-1] = board.cities_to_end / 10
+        return out
 
     def field(self, name: str) -> Field:
         return self._at[name]
@@ -181,9 +259,11 @@ def spec_for_side(side: str) -> ObservationSpec:
     return spec_for(load_board(side))
 
 
-def observe(state: GameState, seat: int, pending_house: str | None = None) -> Vector:
+def observe(state: GameState, seat: int, pending_house: str | None = None, pending_exchange: str | None = None) -> Vector:
     """The flat observation of ``seat`` (float32, ``spec_for(state.board).size`` long).  ``pending_house``: the
-    house chosen by a shift-from whose destination is the decision now (the AI adapters pass it).
+    house chosen by a shift-from whose destination is the decision now; ``pending_exchange``: the house chosen by an
+    exchange-from (expansion boards), whose partner is the decision now (the AI adapters pass them:
+    :meth:`ActionIndex.pending_house`, :meth:`ActionIndex.pending_exchange`).
 
     Written for speed: the compiled core walks the position once (:func:`hansa.core.features.observation_parts`)
     and reports only the places that differ from a template of defaults (most houses are empty), which numpy sets
@@ -193,7 +273,7 @@ def observe(state: GameState, seat: int, pending_house: str | None = None) -> Ve
     with_table = len(state.table) == 4
     on, dense, at, values = observation_parts(
         state, seat, spec._bases_table if with_table else spec._bases_plain, spec._extras_at, spec._start["players"],
-        spec._relocation_route_at, spec._pawn_at, spec._game_at,
+        spec._relocation_route_at, spec._pawn_at, spec._game_at, spec._phases,
     )
     out = (spec._template_table if with_table else spec._template_plain).copy()
     places = np.frombuffer(on, dtype="<u2")
@@ -207,14 +287,30 @@ def observe(state: GameState, seat: int, pending_house: str | None = None) -> Ve
         out[i] = v
     if pending_house is not None:
         out[spec._start["pending_shift"] + spec._house_number[pending_house]] = 1.0
+    if spec.expansion:
+        start = spec._start
+        ones, zeros, at, values = expansion_parts(
+            state, seat, start["green_row"], GREEN_ROW, start["green_right"], start["permanent"],
+            start["permanent_route"], start["permissions"], start["hand_origin"],
+        )
+        out[zeros] = 0.0
+        out[ones] = 1.0
+        out[at] = values
+        if pending_exchange is not None:
+            out[start["pending_exchange"] + spec._house_number[pending_exchange]] = 1.0
+    elif pending_exchange is not None:
+        raise ValueError(f"there is no exchange on the {state.board.side} side")
     return out
 
 
-def observe_graph(state: GameState, seat: int, pending_house: str | None = None) -> dict[str, Any]:
+def observe_graph(
+    state: GameState, seat: int, pending_house: str | None = None, pending_exchange: str | None = None
+) -> dict[str, Any]:
     """The same information for graph networks: node features per house, route, office and city, the player
-    table, the globals, and the board's static edge lists (``spec.edges``)."""
+    table, the globals, and the board's static edge lists (``spec.edges``).  On an expansion board the rows get the
+    expansion's fields too (docs/ai.md)."""
     spec = spec_for(state.board)
-    flat = observe(state, seat, pending_house)
+    flat = observe(state, seat, pending_house, pending_exchange)
 
     def v(name: str) -> Vector:
         return spec.view(flat, name)
@@ -233,6 +329,24 @@ def observe_graph(state: GameState, seat: int, pending_house: str | None = None)
     offices = np.concatenate([v("offices").reshape(spec.offices, PIECE), spec._office_static], axis=1)
     glob = np.concatenate([v(name) for name in ("phase", "turn", "hand", "relocation", "remove_left", "markers", "pawn",
                                                 "game", "coellen_table")])
+    if spec.expansion:
+        houses = np.concatenate(
+            [houses, v("ship_houses").reshape(spec.houses, 1), v("pending_exchange").reshape(spec.houses, 1)], axis=1
+        )
+        routes = np.concatenate([
+            routes, v("route_country").reshape(spec.routes, -1), v("route_permanent").reshape(spec.routes, -1),
+            v("permanent_route").reshape(spec.routes, 1),
+        ], axis=1)
+        offices = np.concatenate([offices, v("office_points").reshape(spec.offices, 1)], axis=1)
+        green_right = np.zeros((spec.cities, 6), dtype=np.float32)
+        green_right[list(state.board.green_cities)] = v("green_right").reshape(spec.green, 6)
+        cities = np.concatenate([
+            cities, v("city_abilities").reshape(spec.cities, -1), v("city_green").reshape(spec.cities, 1),
+            v("city_countries").reshape(spec.cities, -1), green_right,
+        ], axis=1)
+        glob = np.concatenate(
+            [glob, *(v(name) for name in ("permanent", "permissions", "hand_origin", "map", "green_row"))]
+        )
     return {
         "houses": houses, "routes": routes, "offices": offices, "cities": cities,
         "players": v("players").reshape(SLOTS, -1), "globals": glob, "edges": spec.edges,

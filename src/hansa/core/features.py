@@ -20,9 +20,13 @@ SLOTS = 5
 #: Length of the second dense block: relocation (8), remove_left (1), markers (2).
 TAIL = 11
 PHASES: Final = int(Phase.OVER) + 1  # the base game's phases (Phase.PERMANENT is an expansion phase)
+#: Phases on an expansion board (Phase.PERMANENT included).
+EXPANSION_PHASES: Final = int(Phase.PERMANENT) + 1
 _OVER: Final = int(Phase.OVER)
 _RELOCATE: Final = int(Phase.RELOCATE)
 _REMOVE: Final = int(Phase.REMOVE)
+_MOVE: Final = int(Phase.MOVE)
+_PERMANENT: Final = int(Phase.PERMANENT)
 
 
 def action_flags(moves: list[Move], by_id: dict[int, int], size: int) -> tuple[bytearray, list[Move]]:
@@ -42,7 +46,7 @@ def action_flags(moves: list[Move], by_id: dict[int, int], size: int) -> tuple[b
 
 def observation_parts(
     state: GameState, seat: int, bases: list[int], extras_at: int, players_at: int, relocation_route_at: int,
-    pawn_at: int, game_at: int,
+    pawn_at: int, game_at: int, phases: int = PHASES,
 ) -> tuple[bytes, bytes, list[int], list[float]]:
     """One seat's observation as parts, over a template where every one-hot entry has its default (an empty house,
     office or table space, a route without a marker, a city without a controller: the first place of its block):
@@ -51,10 +55,14 @@ def observation_parts(
       its default (the caller clears that entry's default place), the relocation route, the pawn, the game kind.
       ``bases``: the position of each one-hot entry's block — houses, printed offices, the Coellen table spaces
       (when the board has the table), routes, cities, in that order;
-    * ``dense``: one byte per value of the fields ``city_filled``, ``players`` (slot order), ``phase``, ``turn``,
-      ``hand`` and then ``relocation``, ``remove_left``, ``markers``, as they lie in the vector: the counts before
-      their division (the caller divides by ``ObservationSpec._dense_div``; the scores are left 0 here);
+    * ``dense``: one byte per value of the fields ``city_filled``, ``players`` (slot order), ``phase`` (``phases``
+      wide: the base game's 9, or 10 on an expansion board), ``turn``, ``hand`` and then ``relocation``,
+      ``remove_left``, ``markers``, as they lie in the vector: the counts before their division (the caller divides
+      by ``ObservationSpec._dense_div``; the scores are left 0 here);
     * ``at`` / ``values``: the few other non-zero entries (extra offices, scores), by position.
+
+    A city's offices, for its controller and the players' office counts, are its extra offices, its printed ones and
+    (East's green cities) the permanent marker's offices right of them, left to right.
     """
     n = state.players
     slot = [5] * 6
@@ -100,15 +108,17 @@ def observation_parts(
     values: list[float] = []
     players_at_dense = n_cities
     phase_at_dense = players_at_dense + SLOTS * PLAYER_WIDTH
-    turn_at_dense = phase_at_dense + PHASES
+    turn_at_dense = phase_at_dense + phases
     tail = turn_at_dense + 8
     dense = [0] * (tail + TAIL)
     office_n = [0] * 6  # offices (printed and extra) per owner, for the player features
     counts = [0] * 6
+    right_offices = state.right_offices
     for c in range(n_cities):
         filled = state.city_filled[c]
         extra = state.extras[c]
-        if not filled and not extra:
+        right = right_offices[c]
+        if not filled and not extra and not right:
             continue
         # The controller (docs/rules.md §2.8.1): most offices, ties to the owner of the rightmost; extra offices
         # lie to the left of the printed ones.  Scanning left to right, the owner whose count reaches the most
@@ -134,6 +144,11 @@ def observation_parts(
                 counts[o] += 1
                 if counts[o] >= counts[owner]:
                     owner = o
+        for code in right:
+            o = code >> 1
+            counts[o] += 1
+            if counts[o] >= counts[owner]:
+                owner = o
         for o in range(6):
             office_n[o] += counts[o]
         _put(on, bases[e + c] + 1 + slot[owner])
@@ -200,6 +215,68 @@ def observation_parts(
     if n == 2:
         _put(on, game_at + (4 if state.options.two_player_variant == "neutral" else 5))
     return bytes(on), bytes(dense), at, values
+
+
+def expansion_parts(
+    state: GameState, seat: int, green_row_at: int, green_row: int, green_right_at: int, permanent_at: int,
+    permanent_route_at: int, permissions_at: int, hand_origin_at: int,
+) -> tuple[list[int], list[int], list[int], list[float]]:
+    """The expansion board's state fields of one seat's observation (``hansa.ai.observation``, docs/ai.md):
+    ``(on, off, at, values)``: positions to set to 1, positions to set to 0 (the default "empty" place of a green
+    city's row entry that holds an office), and other values by position.  The starts of the fields come from the
+    caller; ``green_row`` is the number of row entries per green city."""
+    n = state.players
+    slot = [5] * 6
+    for q in range(n):
+        slot[q] = (q - seat) % n
+    on: list[int] = []
+    off: list[int] = []
+    at: list[int] = []
+    values: list[float] = []
+    board = state.board
+    # Green cities: the row of offices (extra offices, then the permanent marker's) and the right ones per slot.
+    for g, c in enumerate(board.green_cities):
+        row = [*state.extras[c], *state.right_offices[c]]
+        base = green_row_at + g * green_row * 13
+        for i in range(min(len(row), green_row)):
+            code = row[i]
+            off.append(base + i * 13)
+            on.append(base + i * 13 + 1 + (code & 1) * 6 + slot[code >> 1])
+        right = state.right_offices[c]
+        if right:
+            counts = [0] * 6
+            for code in right:
+                counts[slot[code >> 1]] += 1
+            for o in range(6):
+                if counts[o]:
+                    at.append(green_right_at + g * 6 + o)
+                    values.append(float(counts[o]))
+    phase = int(state.phase)
+    if phase == _PERMANENT and state.pm_kind >= 0:
+        on.append(permanent_at + state.pm_kind)
+        at.append(permanent_at + 5)
+        values.append(state.pm_left / 2)
+        if state.pm_route >= 0:
+            on.append(permanent_route_at + state.pm_route)
+    # Permissions (Britannia): whose permission each city is now (its holder, or under opt.permissionTiming=turnStart
+    # its holder when the turn began), and whether it was used this turn.
+    turn_start = state.options.permission_timing == "turnStart"
+    for i, (city, _) in enumerate(board.permission_cities):
+        holder = state.perm_holders[i] if turn_start and i < len(state.perm_holders) else state.holder(city)
+        on.append(permissions_at + i * 8 + (1 + slot[holder] if 0 <= holder < 6 else 0))
+        if state.perm_used >> i & 1:
+            on.append(permissions_at + i * 8 + 7)
+    # The pieces in hand during a Move, by kind and the country of the route each was lifted from.
+    if phase == _MOVE and state.hand_from:
+        counts = [0] * 6
+        for kind, origin in zip(state.hand, state.hand_from):
+            if origin >= 0:
+                counts[kind * 3 + origin] += 1
+        for j in range(6):
+            if counts[j]:
+                at.append(hand_origin_at + j)
+                values.append(counts[j] / 5)
+    return on, off, at, values
 
 
 def _put(on: list[int], position: int) -> None:
