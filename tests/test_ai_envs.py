@@ -16,13 +16,19 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 from hansa.ai.gym_env import HansaEnv  # noqa: E402
 from hansa.ai.pettingzoo_env import env, raw_env  # noqa: E402
 from hansa.bots import ClaimingRandomBot  # noqa: E402
+from hansa.core.moves import Exchange  # noqa: E402
 from hansa.core.position import Phase  # noqa: E402
 from hansa.core.scoring import winners  # noqa: E402
 
 
-@pytest.mark.parametrize(("players", "variant"), [(2, "neutral"), (2, "pawn"), (3, None), (5, None)])
-def test_pettingzoo_api_test(players: int, variant: str | None) -> None:
-    api_test(env(players=players, variant=variant, max_moves=600), num_cycles=400)
+@pytest.mark.parametrize(
+    ("players", "variant", "options"),
+    [(2, "neutral", None), (2, "pawn", None), (3, None, None), (5, None, None), (3, None, {"map": "east"}),
+     (4, None, {"map": "britannia"})],
+    ids=["2-neutral", "2-pawn", "3", "5", "east-3", "britannia-4"],
+)
+def test_pettingzoo_api_test(players: int, variant: str | None, options: dict | None) -> None:
+    api_test(env(players=players, variant=variant, options=options, max_moves=600), num_cycles=400)
 
 
 def test_pettingzoo_seed_test() -> None:
@@ -76,6 +82,10 @@ def test_whole_games_end_with_rewards(reward: str) -> None:
 
 def test_gymnasium_check_env_and_registration() -> None:
     check_env(HansaEnv(players=3, opponents="random"))
+    for players, options in ((3, {"map": "east"}), (4, {"map": "britannia"})):
+        e = HansaEnv(players=players, opponents="random", options=options, max_moves=2000)
+        assert e.actions.side == e.state.board.side == ("east" if players == 3 else "britannia_45")
+        check_env(e)
     made = gymnasium.make("hansa/Hansa-v1", players=2, variant="pawn", opponents="purpose")
     obs, info = made.reset(seed=4)
     assert obs["action_mask"].sum() >= 1 and info["action_mask"].dtype == bool
@@ -130,3 +140,44 @@ def test_gymnasium_out_of_range_action_is_illegal() -> None:
     e.reset(seed=2)
     _, reward, terminated, _, info = e.step(e.actions.size + 5)
     assert reward == -1.0 and terminated and info["illegal"]
+
+
+def test_expansion_env_exchange_is_two_steps_of_one_agent() -> None:
+    """On East, a permanent marker's exchange through the environment: the exchange-from marks its house in the
+    observation (``pending_exchange``), only exchange-tos are legal next, and the two steps make one Exchange."""
+    e = raw_env(players=3, options={"map": "east"}, max_moves=5000)
+    e.reset(seed=3)
+    state = e.state_
+    board = state.board
+    route = board.route("WIS-STR")
+    rig = state.copy()
+    p = rig.current
+    for h in route.houses:  # the active player holds Wismar-Stralsund (Merchants on its ship spaces)
+        rig.houses[h] = p * 2 + int(board.house_ship[h])
+    for h in board.route("WIS-LUB").houses[:2]:  # two more pieces on the board to exchange
+        rig.houses[h] = ((p + 1) % 3) * 2
+    rig._reindex()
+    rig.play(next(m for m in rig.legal_moves() if getattr(m, "route", None) == "WIS-STR"))
+    assert rig.phase == Phase.PERMANENT
+    e.state_ = rig
+    e._mask = None
+    agent = e.agent_selection = f"player_{rig.decider}"
+    obs = e.observe(agent)
+    actions = e.actions
+    spec = e.obs_spec
+    first = [int(i) for i in np.flatnonzero(obs["action_mask"]) if actions.family_of(int(i)) == "exchange-from"]
+    assert first, "no exchange was legal"
+    e.step(first[0])
+    assert e.agent_selection == agent and e.pending == first[0]
+    obs = e.observe(agent)
+    marked = spec.view(obs["observation"], "pending_exchange")
+    assert marked.sum() == 1 and board.house_names[int(marked.argmax())] == actions.pending_exchange(first[0])
+    assert spec.view(obs["observation"], "pending_shift").sum() == 0
+    second = np.flatnonzero(obs["action_mask"])
+    assert len(second) and all(actions.family_of(int(i)) == "exchange-to" for i in second)
+    before = rig.copy()
+    e.step(int(second[0]))
+    move = actions.move(int(second[0]), first[0])
+    assert isinstance(move, Exchange) and e.pending is None and e.moves == 1
+    a, b = board.house_index[move.house], board.house_index[move.other]
+    assert (e.state_.houses[a], e.state_.houses[b]) == (before.houses[b], before.houses[a])

@@ -16,8 +16,9 @@ import hansa.ai.openspiel_game  # noqa: E402,F401 - registers python_hansa
 
 @pytest.mark.parametrize(
     "params",
-    [{"players": 2, "variant": "neutral"}, {"players": 2, "variant": "pawn"}, {"players": 3}, {"players": 5}],
-    ids=["2n", "2p", "3", "5"],
+    [{"players": 2, "variant": "neutral"}, {"players": 2, "variant": "pawn"}, {"players": 3}, {"players": 5},
+     {"players": 3, "map": "east"}, {"players": 4, "map": "britannia"}],
+    ids=["2n", "2p", "3", "5", "east-3", "britannia-4"],
 )
 def test_random_sim_test(params: dict) -> None:
     game = pyspiel.load_game("python_hansa", {**params, "max_moves": 250})
@@ -32,6 +33,28 @@ def test_game_type_and_sizes() -> None:
     assert t.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
     assert t.utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert game.num_distinct_actions() == 2937 and game.observation_tensor_shape() == [3155]
+
+
+
+@pytest.mark.parametrize(
+    ("params", "side", "actions", "observation"),
+    [({"players": 3, "map": "east"}, "east", 2946, 4074), ({"players": 5, "map": "east"}, "east", 2946, 4074),
+     ({"players": 3, "map": "britannia"}, "britannia_3", 3255, 4043),
+     ({"players": 4, "map": "britannia"}, "britannia_45", 3567, 4556)],
+    ids=["east-3", "east-5", "britannia-3", "britannia-4"],
+)
+def test_expansion_maps(params: dict, side: str, actions: int, observation: int) -> None:
+    """The ``map`` parameter plays an expansion map with its board side's action index and observation."""
+    game = pyspiel.load_game("python_hansa", params)
+    assert game.num_distinct_actions() == actions and game.observation_tensor_shape() == [observation]
+    state = game.new_initial_state()
+    assert state.gs.board.side == side and state.gs.options.map == params["map"]
+    assert game.get_parameters()["map"] == params["map"]
+
+
+def test_two_players_refused_on_an_expansion_map() -> None:
+    with pytest.raises(ValueError, match="3 to 5 players"):
+        pyspiel.load_game("python_hansa", {"players": 2, "map": "east"})
 
 
 def test_resample_keeps_what_the_player_knows() -> None:

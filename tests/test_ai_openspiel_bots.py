@@ -14,7 +14,8 @@ pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
 from hansa.arena import ArenaConfig, run_arena  # noqa: E402
 from hansa.bots import bot_spec_ok, make_bot  # noqa: E402
 from hansa.bots.heuristic import HeuristicBot  # noqa: E402
-from hansa.core.moves import Shift  # noqa: E402
+from hansa.core.moves import Exchange, Shift  # noqa: E402
+from hansa.core.position import Phase  # noqa: E402
 from hansa.core.state import GameState  # noqa: E402
 
 CHEAP = "simulations=3/horizon=40"
@@ -116,3 +117,27 @@ def test_same_seed_same_choice_and_hidden_markers_unseen(kind: str) -> None:
     first = make_bot(spec, 5).choose(state.copy())
     assert make_bot(spec, 5).choose(state.copy()) == first
     assert make_bot(spec, 5).choose(other) == first
+
+
+@pytest.mark.parametrize("kind", ["ismcts", "mcts"])
+def test_expansion_map_and_two_step_exchange(kind: str) -> None:
+    """On East the bots play through the East game (its own action index); in a permanent marker's decision their
+    exchange-from / exchange-to pair becomes one legal Exchange."""
+    state = GameState.new(3, 5, {"map": "east"})
+    bot = make_bot(f"openspiel-{kind}:{CHEAP}", 1)
+    for _ in range(6):
+        move = bot.choose(state)
+        assert move in state.legal_moves()
+        state.play(move)
+    board = state.board
+    p = state.current
+    for h in board.route("WIS-STR").houses:  # the active player claims Wismar-Stralsund: move any 2
+        state.houses[h] = p * 2 + int(board.house_ship[h])
+    state._reindex()
+    state.play(next(m for m in state.legal_moves() if getattr(m, "route", None) == "WIS-STR"))
+    assert state.phase == Phase.PERMANENT
+    legal = state.legal_moves()
+    assert any(isinstance(m, Exchange) for m in legal)
+    chosen = [make_bot(f"openspiel-{kind}:{CHEAP}", seed).choose(state.copy(), legal) for seed in range(12)]
+    assert all(m in legal for m in chosen)
+    assert any(isinstance(m, Exchange) for m in chosen)  # the exchange-from / exchange-to pair became one Exchange

@@ -10,7 +10,9 @@
 * The learner's seat is ``seat`` (default 0); the other seats are played by the bots ``opponents`` names (one spec
   for all, or a list, e.g. ``["heuristic", "mcts:easy"]``; specs as in ``hansa arena``), seeded from the reset seed.
 * Observations are ``{"observation", "action_mask"}`` as in :mod:`hansa.ai.pettingzoo_env`; ``info["action_mask"]``
-  holds the mask as bools too.  Move 3's shift is two steps (shift-from, shift-to).
+  holds the mask as bools too.  Move 3's shift is two steps (shift-from, shift-to), an exchange too (exchange-from,
+  exchange-to).
+* ``options`` are the game options, the map included (``{"map": "east"}``, ``{"map": "britannia"}``).
 * An action outside the mask ends the episode with reward -1 and ``info["illegal"] = True`` (the convention of
   PettingZoo's TerminateIllegalWrapper), so sampling from the bare action space cannot corrupt a game.
 * Rewards at the end as in the PettingZoo environment (``"win"``: 1/k for a winner, ``"margin"``); truncation after
@@ -79,14 +81,16 @@ class HansaEnv(gymnasium.Env[ObsType, np.int64]):
         self._last_mask: npt.NDArray[np.int8] = np.zeros(self.actions.size, dtype=np.int8)  # of the last observation
 
     def _obs(self) -> ObsType:
-        pending_house = None
+        pending_house = pending_exchange = None
         if not self.state.is_over and self.state.decider == self.seat:
             mask = self.actions.mask(self.state, self.pending).view(np.int8)
             pending_house = self.actions.pending_house(self.pending)
+            pending_exchange = self.actions.pending_exchange(self.pending)
         else:
             mask = np.zeros(self.actions.size, dtype=np.int8)
         self._last_mask = mask
-        return {"observation": observe(self.state, self.seat, pending_house), "action_mask": mask.copy()}
+        observation = observe(self.state, self.seat, pending_house, pending_exchange)
+        return {"observation": observation, "action_mask": mask.copy()}
 
     def _info(self, obs: ObsType, **extra: Any) -> dict[str, Any]:
         return {"action_mask": obs["action_mask"].astype(bool), "moves": self.moves, **extra}

@@ -133,8 +133,8 @@ class OpenSpielBot(Bot):
         self.rollouts = rollouts
         self.horizon = horizon
         self.random = np.random.RandomState(None if seed is None else seed % 2**32)
-        self._games: dict[tuple[int, str], HansaGame] = {}
-        self._bots: dict[tuple[int, str], Any] = {}
+        self._games: dict[tuple[int, str, str], HansaGame] = {}
+        self._bots: dict[tuple[int, str, str], Any] = {}
         #: Statistics of the last decision: simulations and seconds.
         self.last_stats: dict[str, float] = {}
 
@@ -163,15 +163,15 @@ class OpenSpielBot(Bot):
 
     def _game(self, state: GameState) -> HansaGame:
         variant = state.options.two_player_variant if state.players == 2 else "neutral"
-        key = (state.players, variant)
+        key = (state.players, variant, state.options.map)
         game = self._games.get(key)
         if game is None:
-            params = {"players": state.players, "variant": variant, "max_moves": self.horizon}
+            params = {"players": state.players, "variant": variant, "max_moves": self.horizon, "map": state.options.map}
             game = self._games[key] = HansaGame(params)
         return game
 
     def _bot(self, game: HansaGame) -> Any:
-        key = (game.players, str(game.get_parameters()["variant"]))
+        key = (game.players, str(game.get_parameters()["variant"]), game.map)
         bot = self._bots.get(key)
         if bot is not None:
             return bot

@@ -1,19 +1,22 @@
 """Hansa Teutonica as an OpenSpiel game, registered as ``python_hansa`` (needs the ``openspiel`` extra).
 
     import pyspiel, hansa.ai.openspiel_game
-    game = pyspiel.load_game("python_hansa", {"players": 3})
+    game = pyspiel.load_game("python_hansa", {"players": 3})       # {"players": 4, "map": "east"}: an expansion map
     state = game.new_initial_state()
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
 
 * Sequential, imperfect information, 2-5 players (``players``; ``variant`` "neutral" or "pawn" for two), general
   sum with returns = win share (1/k for each of k winners, 0 for the others).
+* ``map``: ``base`` (default), ``east`` or ``britannia`` (3-5 players; the board side follows the player count),
+  with that side's action index and observation.
 * **Sampled stochastic**: the game's randomness (start player, tavern markers, the face-down order of the bonus
   markers that claims draw) is sampled from the game's ``rng_seed`` stream when a new initial state is made; the
   marker draws then follow that hidden order.  Nobody sees it: :meth:`HansaState.resample_from_infostate` reshuffles
   the hidden markers (hansa's determinization), so OpenSpiel's ISMCTS searches on worlds consistent with what the
   player knows.
-* Actions are the :class:`hansa.ai.actions.ActionIndex` of the board side (a Move-3 shift is two actions).
+* Actions are the :class:`hansa.ai.actions.ActionIndex` of the board side (a Move-3 shift is two actions, and so is
+  an exchange on the expansion maps).
 * Observation and information-state tensors are :func:`hansa.ai.observation.observe` (the position is a sufficient
   statistic: every move is public); the information-state string adds the whole move history.
 * ``max_moves`` (default 3000) ends a game that has not ended by then, scored as if it had ended (random play in
@@ -34,7 +37,7 @@ from .actions import ActionIndex
 from .observation import observe, spec_for_side
 from .rewards import final_rewards
 
-_DEFAULTS = {"players": 3, "variant": "neutral", "rng_seed": 0, "max_moves": 3000}
+_DEFAULTS = {"players": 3, "variant": "neutral", "rng_seed": 0, "max_moves": 3000, "map": "base"}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_hansa",
@@ -60,9 +63,12 @@ class HansaGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         p = {**_DEFAULTS, **(params or {})}
         self.players = int(p["players"])
-        self.options = {"two_player_variant": str(p["variant"])} if self.players == 2 else {}
+        self.map = str(p["map"])
+        self.options: dict[str, str] = {"two_player_variant": str(p["variant"])} if self.players == 2 else {}
+        if self.map != "base":
+            self.options["map"] = self.map
         self.max_moves = int(p["max_moves"])
-        side = self.side = side_for_players(self.players)
+        side = self.side = side_for_players(self.players, self.map)
         self.actions = ActionIndex.for_side(side)
         self.obs_size = spec_for_side(side).size
         info = pyspiel.GameInfo(
@@ -168,7 +174,10 @@ class HansaObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: HansaState, player: int) -> None:
-        self.tensor[:] = observe(state.gs, player, state.actions.pending_house(state.pending))
+        actions = state.actions
+        self.tensor[:] = observe(
+            state.gs, player, actions.pending_house(state.pending), actions.pending_exchange(state.pending)
+        )
 
     def string_from(self, state: HansaState, player: int) -> str:
         public = f"{state.gs.public_key()!r} pending={state.pending}"

@@ -1,7 +1,7 @@
 """Hansa Teutonica as a PettingZoo AEC environment (needs the ``rl`` extra: ``pip install -e '.[rl]'``).
 
     from hansa.ai.pettingzoo_env import env
-    e = env(players=3)
+    e = env(players=3)                        # env(players=4, options={"map": "east"}) for an expansion map
     e.reset(seed=7)
     for agent in e.agent_iter():
         obs, reward, termination, truncation, info = e.last()
@@ -12,7 +12,9 @@
   the choice of a neutral office's city); agents are ``player_0`` .. ``player_{n-1}`` by seat.
 * Observations are ``{"observation": float32 vector, "action_mask": int8 vector}`` (:mod:`hansa.ai.observation`,
   :mod:`hansa.ai.actions`); only the deciding agent's mask has ones.  Move 3's shift takes two steps of the same
-  agent (shift-from, then shift-to).
+  agent (shift-from, then shift-to), and so does an exchange (exchange-from, exchange-to) on the expansion maps.
+* ``options`` are the game options (``hansa.core.options``), the map included: ``{"map": "east"}`` or
+  ``{"map": "britannia"}`` plays an expansion map (3-5 players) with its own action index and observation.
 * Rewards come at the end: ``reward="win"`` gives each winner 1/k (k winners) and the others 0; ``reward="margin"``
   gives each seat (its final score - the best other final score) / 10.
 * ``max_moves`` truncates a game that has not ended (random play on this game can run for a long time).
@@ -116,9 +118,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if not self.state_.is_over and agent == self.agent_selection and not self.truncations.get(agent, False):
             mask = self._decision_mask().copy()
             pending_house = self.actions.pending_house(self.pending)
+            pending_exchange = self.actions.pending_exchange(self.pending)
         else:
             mask = np.zeros(self.actions.size, dtype=np.int8)
-        return {"observation": observe(self.state_, seat, pending_house), "action_mask": mask}
+            pending_exchange = None
+        return {"observation": observe(self.state_, seat, pending_house, pending_exchange), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -135,7 +139,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self._mask = None
         move = self.actions.move(a, self.pending)
         if move is None:
-            self.pending = int(action)  # a shift-from: the same agent chooses the destination next
+            self.pending = int(action)  # a shift-from (exchange-from): the same agent chooses the second step next
         else:
             self.pending = None
             self.state_.play(move)

@@ -202,9 +202,9 @@ class PolicyBot(Bot):
         seat = state.decider
         first = self.pick(observe(state, seat), self.actions.mask(state))
         move = self.actions.move(first)
-        if move is None:  # a shift-from: now the destination, with the chosen house marked
-            house = self.actions.pending_house(first)
-            second = self.pick(observe(state, seat, house), self.actions.mask(state, pending=first))
+        if move is None:  # a shift-from (exchange-from): now the second step, with the chosen house marked
+            house, exchange = self.actions.pending_house(first), self.actions.pending_exchange(first)
+            second = self.pick(observe(state, seat, house, exchange), self.actions.mask(state, pending=first))
             move = self.actions.move(second, pending=first)
         assert move is not None
         return _as_legal(move, moves)
@@ -224,8 +224,8 @@ class PolicyBot(Bot):
 
     def probabilities(self, state: GameState, pending: int | None = None) -> dict[int, float]:
         """The policy's distribution over the legal indices of ``state`` (for inspection and tests)."""
-        house = self.actions.pending_house(pending)
-        obs = observe(state, state.decider, house)
+        house, exchange = self.actions.pending_house(pending), self.actions.pending_exchange(pending)
+        obs = observe(state, state.decider, house, exchange)
         mask = self.actions.mask(state, pending)
         logp = masked_log_softmax(self.net.forward(obs[None, :]), mask[None, :])[0]
         return {int(i): float(np.exp(logp[i])) for i in np.flatnonzero(mask)}
