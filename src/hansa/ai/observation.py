@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from ..core.board import COUNTRIES, PERMANENT_EFFECTS, SIDES, Board, load_board
 from ..core.constants import ABILITY_MAX
-from ..core.features import EXPANSION_PHASES, PLAYER_WIDTH, TAIL, expansion_parts, observation_parts
+from ..core.features import EXPANSION_PHASES, PLAYER_WIDTH, TAIL, observation_parts
 from ..core.position import Phase
 from ..core.state import GameState
 from .actions import GREEN_SWAPS
@@ -184,6 +184,15 @@ class ObservationSpec:
         for base, width in zip(self._base_table.tolist(), widths, strict=True):
             self._default_of[base : base + width] = base
         self._bases_table: list[int] = self._base_table.tolist()
+        #: The expansion fields' starts for the compiled walk (None on a base side), and the green rows' defaults.
+        self._expansion_layout: list[int] | None = None
+        if self.expansion:
+            self._expansion_layout = [
+                a[name] for name in ("green_row", "green_right", "permanent", "permanent_route", "permissions", "hand_origin")
+            ] + [GREEN_ROW]
+            for entry in range(self.green * GREEN_ROW):
+                base = a["green_row"] + entry * PIECE
+                self._default_of[base : base + PIECE] = base
         self._dense_a = a["city_filled"]
         self._dense_split = a["relocation_route"] - a["city_filled"]
         self._dense_b = a["relocation"]
@@ -273,7 +282,7 @@ def observe(state: GameState, seat: int, pending_house: str | None = None, pendi
     with_table = len(state.table) == 4
     on, dense, at, values = observation_parts(
         state, seat, spec._bases_table if with_table else spec._bases_plain, spec._extras_at, spec._start["players"],
-        spec._relocation_route_at, spec._pawn_at, spec._game_at, spec._phases,
+        spec._relocation_route_at, spec._pawn_at, spec._game_at, spec._phases, spec._expansion_layout,
     )
     out = (spec._template_table if with_table else spec._template_plain).copy()
     places = np.frombuffer(on, dtype="<u2")
@@ -287,19 +296,10 @@ def observe(state: GameState, seat: int, pending_house: str | None = None, pendi
         out[i] = v
     if pending_house is not None:
         out[spec._start["pending_shift"] + spec._house_number[pending_house]] = 1.0
-    if spec.expansion:
-        start = spec._start
-        ones, zeros, at, values = expansion_parts(
-            state, seat, start["green_row"], GREEN_ROW, start["green_right"], start["permanent"],
-            start["permanent_route"], start["permissions"], start["hand_origin"],
-        )
-        out[zeros] = 0.0
-        out[ones] = 1.0
-        out[at] = values
-        if pending_exchange is not None:
-            out[start["pending_exchange"] + spec._house_number[pending_exchange]] = 1.0
-    elif pending_exchange is not None:
-        raise ValueError(f"there is no exchange on the {state.board.side} side")
+    if pending_exchange is not None:
+        if not spec.expansion:
+            raise ValueError(f"there is no exchange on the {state.board.side} side")
+        out[spec._start["pending_exchange"] + spec._house_number[pending_exchange]] = 1.0
     return out
 
 

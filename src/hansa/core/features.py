@@ -46,7 +46,7 @@ def action_flags(moves: list[Move], by_id: dict[int, int], size: int) -> tuple[b
 
 def observation_parts(
     state: GameState, seat: int, bases: list[int], extras_at: int, players_at: int, relocation_route_at: int,
-    pawn_at: int, game_at: int, phases: int = PHASES,
+    pawn_at: int, game_at: int, phases: int = PHASES, expansion: list[int] | None = None,
 ) -> tuple[bytes, bytes, list[int], list[float]]:
     """One seat's observation as parts, over a template where every one-hot entry has its default (an empty house,
     office or table space, a route without a marker, a city without a controller: the first place of its block):
@@ -62,7 +62,8 @@ def observation_parts(
     * ``at`` / ``values``: the few other non-zero entries (extra offices, scores), by position.
 
     A city's offices, for its controller and the players' office counts, are its extra offices, its printed ones and
-    (East's green cities) the permanent marker's offices right of them, left to right.
+    (East's green cities) the permanent marker's offices right of them, left to right.  ``expansion`` (an expansion
+    board's layout, see :func:`_expansion_parts`) adds that board's state fields to ``on`` and ``at`` / ``values``.
     """
     n = state.players
     slot = [5] * 6
@@ -214,25 +215,19 @@ def observation_parts(
     _put(on, game_at + n - 2)
     if n == 2:
         _put(on, game_at + (4 if state.options.two_player_variant == "neutral" else 5))
+    if expansion:
+        _expansion_parts(state, slot, expansion, on, at, values)
     return bytes(on), bytes(dense), at, values
 
 
-def expansion_parts(
-    state: GameState, seat: int, green_row_at: int, green_row: int, green_right_at: int, permanent_at: int,
-    permanent_route_at: int, permissions_at: int, hand_origin_at: int,
-) -> tuple[list[int], list[int], list[int], list[float]]:
-    """The expansion board's state fields of one seat's observation (``hansa.ai.observation``, docs/ai.md):
-    ``(on, off, at, values)``: positions to set to 1, positions to set to 0 (the default "empty" place of a green
-    city's row entry that holds an office), and other values by position.  The starts of the fields come from the
-    caller; ``green_row`` is the number of row entries per green city."""
-    n = state.players
-    slot = [5] * 6
-    for q in range(n):
-        slot[q] = (q - seat) % n
-    on: list[int] = []
-    off: list[int] = []
-    at: list[int] = []
-    values: list[float] = []
+def _expansion_parts(
+    state: GameState, slot: list[int], layout: list[int], on: list[int], at: list[int], values: list[float]
+) -> None:
+    """The expansion board's state fields (docs/ai.md), added to ``on`` (places set to 1: the caller clears the
+    default "empty" place of a green city's row entry, as for a house) and ``at`` / ``values``.  ``layout``: the
+    starts of ``green_row``, ``green_right``, ``permanent``, ``permanent_route``, ``permissions`` and ``hand_origin``,
+    then the number of row entries per green city."""
+    green_row_at, green_right_at, permanent_at, permanent_route_at, permissions_at, hand_origin_at, green_row = layout
     board = state.board
     # Green cities: the row of offices (extra offices, then the permanent marker's) and the right ones per slot.
     for g, c in enumerate(board.green_cities):
@@ -240,8 +235,7 @@ def expansion_parts(
         base = green_row_at + g * green_row * 13
         for i in range(min(len(row), green_row)):
             code = row[i]
-            off.append(base + i * 13)
-            on.append(base + i * 13 + 1 + (code & 1) * 6 + slot[code >> 1])
+            _put(on, base + i * 13 + 1 + (code & 1) * 6 + slot[code >> 1])
         right = state.right_offices[c]
         if right:
             counts = [0] * 6
@@ -253,19 +247,19 @@ def expansion_parts(
                     values.append(float(counts[o]))
     phase = int(state.phase)
     if phase == _PERMANENT and state.pm_kind >= 0:
-        on.append(permanent_at + state.pm_kind)
+        _put(on, permanent_at + state.pm_kind)
         at.append(permanent_at + 5)
         values.append(state.pm_left / 2)
         if state.pm_route >= 0:
-            on.append(permanent_route_at + state.pm_route)
+            _put(on, permanent_route_at + state.pm_route)
     # Permissions (Britannia): whose permission each city is now (its holder, or under opt.permissionTiming=turnStart
     # its holder when the turn began), and whether it was used this turn.
     turn_start = state.options.permission_timing == "turnStart"
     for i, (city, _) in enumerate(board.permission_cities):
         holder = state.perm_holders[i] if turn_start and i < len(state.perm_holders) else state.holder(city)
-        on.append(permissions_at + i * 8 + (1 + slot[holder] if 0 <= holder < 6 else 0))
+        _put(on, permissions_at + i * 8 + (1 + slot[holder] if 0 <= holder < 6 else 0))
         if state.perm_used >> i & 1:
-            on.append(permissions_at + i * 8 + 7)
+            _put(on, permissions_at + i * 8 + 7)
     # The pieces in hand during a Move, by kind and the country of the route each was lifted from.
     if phase == _MOVE and state.hand_from:
         counts = [0] * 6
@@ -276,7 +270,6 @@ def expansion_parts(
             if counts[j]:
                 at.append(hand_origin_at + j)
                 values.append(counts[j] / 5)
-    return on, off, at, values
 
 
 def _put(on: list[int], position: int) -> None:
