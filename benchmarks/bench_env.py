@@ -7,7 +7,10 @@ observation (wall clock around each part); the same split in CPU time from three
 + observation), which a busy machine does not skew; and the PettingZoo environment's own steps/s
 (``env.last()`` + ``env.step``).
 
-    python benchmarks/bench_env.py --steps 20000 [--players 3] [--json FILE]
+    python benchmarks/bench_env.py --steps 20000 [--players 3] [--map base|east|britannia] [--json FILE]
+
+``--map east`` or ``--map britannia`` measures an expansion map (3-5 players; its side's action index and
+observation, which has more fields to fill).
 
 This measures; it asserts nothing.  Numbers are reported in the README.
 """
@@ -29,13 +32,19 @@ from hansa.core.moves import Claim
 from hansa.core.state import GameState
 
 
-def core_loop(players: int, steps: int, seed: int) -> dict[str, float]:
+def game_options(map_name: str) -> dict[str, str]:
+    """The game options of a map (none for the base map, so its games are exactly the earlier runs')."""
+    return {} if map_name == "base" else {"map": map_name}
+
+
+def core_loop(players: int, steps: int, seed: int, map_name: str = "base") -> dict[str, float]:
     rng = random.Random(seed)
+    options = game_options(map_name)
     t_engine = t_mask = t_obs = 0.0
     done = games = 0
     clock = time.perf_counter
     while done < steps:
-        state = GameState.new(players, rng.randrange(2**31))
+        state = GameState.new(players, rng.randrange(2**31), options)
         actions = ActionIndex.for_state(state)
         games += 1
         while not state.is_over and done < steps:
@@ -63,17 +72,19 @@ def core_loop(players: int, steps: int, seed: int) -> dict[str, float]:
     }
 
 
-def cpu_differential(players: int, steps: int, seed: int) -> dict[str, float]:
+def cpu_differential(players: int, steps: int, seed: int, map_name: str = "base") -> dict[str, float]:
     """CPU time (``time.process_time``) per step of three whole runs over the same seeded games: engine only,
     engine + mask, engine + mask + observation; the differences are the mask's and the observation's cost.  Not
     skewed by other processes on a busy machine, and no clock call inside the loop."""
+
+    options = game_options(map_name)
 
     def run(mask: bool, obs: bool) -> float:
         rng = random.Random(seed)
         done = 0
         t0 = time.process_time()
         while done < steps:
-            state = GameState.new(players, rng.randrange(2**31))
+            state = GameState.new(players, rng.randrange(2**31), options)
             actions = ActionIndex.for_state(state)
             while not state.is_over and done < steps:
                 moves = state.legal_moves()
@@ -91,12 +102,12 @@ def cpu_differential(players: int, steps: int, seed: int) -> dict[str, float]:
             "steps_per_s": 1e6 / everything}
 
 
-def pettingzoo_loop(players: int, steps: int, seed: int) -> dict[str, float] | None:
+def pettingzoo_loop(players: int, steps: int, seed: int, map_name: str = "base") -> dict[str, float] | None:
     try:
         from hansa.ai.pettingzoo_env import env
     except ImportError:
         return None
-    e = env(players=players, max_moves=100_000)
+    e = env(players=players, options=game_options(map_name), max_moves=100_000)
     rng = np.random.default_rng(seed)
     e.reset(seed=seed)
     done = 0
@@ -124,14 +135,18 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=20_000)
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--map", default="base", choices=("base", "east", "britannia"),
+                        help="the map (the expansion maps take 3 to 5 players)")
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
-    core = core_loop(args.players, args.steps, args.seed)
-    cpu = cpu_differential(args.players, args.steps, args.seed)
-    pz = pettingzoo_loop(args.players, max(1000, args.steps // 4), args.seed)
-    result = {"players": args.players, "compiled": compiled(), "python": platform.python_version(), "core": core,
-              "cpu": cpu, "pettingzoo": pz}
-    print(f"engine: {'compiled (mypyc)' if compiled() else 'pure Python'}; {args.players} players")
+    core = core_loop(args.players, args.steps, args.seed, args.map)
+    cpu = cpu_differential(args.players, args.steps, args.seed, args.map)
+    pz = pettingzoo_loop(args.players, max(1000, args.steps // 4), args.seed, args.map)
+    side = GameState.new(args.players, 0, game_options(args.map)).board.side
+    result = {"players": args.players, "map": args.map, "side": side, "compiled": compiled(),
+              "python": platform.python_version(), "core": core, "cpu": cpu, "pettingzoo": pz}
+    print(f"engine: {'compiled (mypyc)' if compiled() else 'pure Python'}; {args.players} players; "
+          f"map {args.map} (board side {side})")
     print(f"mask + observation + engine: {core['steps_per_s']:,.0f} steps/s "
           f"(per step: engine {core['engine_us']:.1f} us, mask {core['mask_us']:.1f} us, observation {core['observation_us']:.1f} us; "
           f"shares {core['engine_share']:.0%} / {core['mask_share']:.0%} / {core['observation_share']:.0%})")
