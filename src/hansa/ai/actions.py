@@ -66,8 +66,9 @@ from ..core.state import GameState
 VERSION = 1
 
 #: Offices of a green city (East) whose neighbours' swaps have an index: positions 1..GREEN_SWAPS of the city's row
-#: (extra offices, then the permanent marker's offices).  Whole games of the heuristic bots never put more than 4
-#: offices in a green city; a swap further right is left out of the mask (the only moves the index cannot name).
+#: (extra offices, then the permanent marker's offices).  120 whole games of the heuristic bots (3-5 players) never
+#: put more than 2 offices in a green city; a swap further right is left out of the mask (the only moves the index
+#: cannot name).
 GREEN_SWAPS = 7
 
 #: The families in index order, with what each is laid out over.
