@@ -110,12 +110,18 @@ def public_state(state: GameState) -> dict[str, Any]:
     if state.phase == Phase.PERMANENT:
         route = board.routes[state.pm_route]
         turn["permanent"] = {"route": route.code, "effect": route.permanent, "left": state.pm_left}
-    if board.permission_cities:  # Britannia: who holds each permission city and whether it was used this turn
+    if board.permission_cities:  # Britannia: who holds each permission city (None: nobody), used this turn or not
+        holders = [
+            state.perm_holders[i]
+            if state.options.permission_timing == "turnStart" and i < len(state.perm_holders)
+            else state.holder(c)
+            for i, (c, _) in enumerate(board.permission_cities)
+        ]
         turn["permissions"] = [
             {
                 "city": board.cities[c].code,
                 "countries": [COUNTRIES[k] for k in range(len(COUNTRIES)) if mask >> k & 1],
-                "holder": state.holder(c) if state.options.permission_timing == "live" else state.perm_holders[i],
+                "holder": holders[i] if holders[i] >= 0 else None,
                 "used": bool(state.perm_used >> i & 1),
             }
             for i, (c, mask) in enumerate(board.permission_cities)

@@ -275,7 +275,13 @@ def create_app(
             hint = hints[f.name]
             values = [True, False] if hint is bool else list(get_args(hint))
             out[f.name] = {"values": values, "default": getattr(default, f.name)}
-        return {"options": out}
+        # The defaults that differ on a map (Move 3 is Britannia's default).
+        by_map = {}
+        for name in get_args(hints["map"]):
+            changed = {k: v for k, v in GameOptions(map=name).to_dict().items() if k != "map" and getattr(default, k) != v}
+            if changed:
+                by_map[name] = changed
+        return {"options": out, "map_defaults": by_map}
 
     @api.get("/api/rules/{lang}")
     async def rules(lang: str) -> dict[str, Any]:
@@ -318,7 +324,9 @@ def create_app(
         try:
             return board_layout(load_board(side))
         except ValueError as exc:
-            raise ServiceError(404, f"there is no board side {side[:8]!r}; sides are 2-3 and 4-5") from exc
+            raise ServiceError(
+                404, f"there is no board side {side[:12]!r}; sides are 2-3, 4-5, east, britannia_3 and britannia_45",
+            ) from exc
 
     # -------------------------------------------------------------- games
 

@@ -16,7 +16,18 @@ from ..core.scoring import final_scores
 from ..game import Game
 from ..view import public_state
 from .clocks import Clock, ClockSettings
-from .store import DAMAGED, DELTA_TAIL, ENDED, PALETTE, RUNNING, Damaged, StoredSeat, clock_of_row, seats_of_row
+from .store import (
+    DAMAGED,
+    DELTA_TAIL,
+    ENDED,
+    PALETTE,
+    RUNNING,
+    Damaged,
+    StoredSeat,
+    clock_of_row,
+    map_of_row,
+    seats_of_row,
+)
 
 NEUTRAL_COLOUR = "#8d8d8d"
 LOG_TAIL = DELTA_TAIL
@@ -217,9 +228,11 @@ def my_game_entry(row: dict[str, Any], live: LiveGame | None, token: str, now: f
             seats, clock, status, note = live.seats, live.clock, live.status, live.status_note
             turn, moves = live.game.state.turn, live.version
             hotseat = live.hotseat_hash
+            map_name: str = live.game.options.map
         else:
             seats, clock = seats_of_row(row["players"]), clock_of_row(row["clock"])
             status, note, turn, moves, hotseat = row["status"], row["status_note"], row["turn"], row["version"], row["hotseat_hash"]
+            map_name = map_of_row(row)
     except Damaged as exc:
         return {**entry, "status": DAMAGED, "note": exc.reason, "players": [], "you": [], "decider": None,
                 "your_turn": False, "time_left": None, "clock": None}
@@ -232,7 +245,7 @@ def my_game_entry(row: dict[str, Any], live: LiveGame | None, token: str, now: f
     decider = clock.seat if running and clock is not None else None
     left = clock.time_left(decider, now) if clock is not None and decider is not None else None
     return {
-        **entry, "status": status, "note": note, "turn": turn, "moves": moves,
+        **entry, "status": status, "note": note, "turn": turn, "moves": moves, "map": map_name,
         "players": [{"name": s.name, "type": s.type, "away": bool(clock and clock.is_away(i))} for i, s in enumerate(seats)],
         "you": you, "decider": decider,
         "your_turn": decider is not None and decider in you and not (clock is not None and clock.is_away(decider)),

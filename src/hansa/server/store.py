@@ -240,6 +240,7 @@ _ROW_COLUMNS = [
 _SUMMARY_COLUMNS = [
     GAMES.c.id, GAMES.c.created_at, GAMES.c.updated_at, GAMES.c.status, GAMES.c.status_note, GAMES.c.version,
     GAMES.c.turn, GAMES.c.seed, GAMES.c.seed_public, cast(GAMES.c.players, Text).label("players"),
+    cast(GAMES.c.options, Text).label("options"),
 ]
 
 
@@ -489,7 +490,19 @@ def summary(row: Any) -> dict[str, Any]:
         "turn": row["turn"],
         "moves": row["version"],
         "seed": row["seed"] if row["seed_public"] else None,
+        "map": map_of_row(row),
     }
+
+
+def map_of_row(row: Any) -> str:
+    """The map a stored game is played on (``base``, ``east``, ``britannia``) from its options; ``base`` when they
+    cannot be read (the game itself is then reported damaged when it is loaded)."""
+    try:
+        options = _json_text(row["options"], "options")
+    except (Damaged, KeyError):
+        return "base"
+    value = options.get("map", options.get("board", "base")) if isinstance(options, dict) else "base"
+    return value if value in ("base", "east", "britannia") else "base"
 
 
 def check_database(engine: Engine) -> dict[str, Any]:
