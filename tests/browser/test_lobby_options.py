@@ -18,6 +18,9 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"browser te
 PHONE = {"width": 390, "height": 844}
 NEUTRAL_OPTIONS = ("neutral_coellen", "neutral_keep_on_ability_route", "neutral_extra_mandatory")
 PAWN_OPTIONS = ("pawn_free_moves",)
+EAST_OPTIONS = ("green_city_swap", "green_city_free_for_markers")
+BRITANNIA_OPTIONS = ("permission_holder", "permission_timing", "relocation_rings")
+OWN_PLACE = {"two_player_variant", "map"}  # chosen in their own places of the form
 
 def open_lobby(page: Any, server: Server) -> None:
     page.goto(server.base + "/")
@@ -148,8 +151,8 @@ def test_options_follow_the_variant(new_page: Any, server: Server) -> None:
     page = new_page()
     open_lobby(page, server)
     page.click("#advanced summary")
-    everything = set(server.call("GET", "/api/options")["options"]) - {"two_player_variant"}
-    common = everything - set(NEUTRAL_OPTIONS) - set(PAWN_OPTIONS)
+    everything = set(server.call("GET", "/api/options")["options"]) - OWN_PLACE
+    common = everything - set(NEUTRAL_OPTIONS) - set(PAWN_OPTIONS) - set(EAST_OPTIONS) - set(BRITANNIA_OPTIONS)
     # Three players: neither variant's options.
     page.select_option("#player-count", "3")
     assert visible_options(page) == common
@@ -191,10 +194,14 @@ def test_every_option_is_explained(new_page: Any, server: Server) -> None:
     page.click("#advanced summary")
     specs = server.call("GET", "/api/options")["options"]
     for key, spec in specs.items():
-        if key == "two_player_variant":
+        if key in OWN_PLACE:
             continue
         if key in PAWN_OPTIONS:
             page.check("input[name=variant][value=pawn]")
+        if key in EAST_OPTIONS:
+            page.check("input[name=map][value=east]")
+        if key in BRITANNIA_OPTIONS:
+            page.check("input[name=map][value=britannia]")
         row = page.locator(f"#options .opt[data-option-row='{key}']")
         label = row.locator(".opt-label").inner_text()
         assert label and "_" not in label, key  # a plain-language label, not the option's name
@@ -256,6 +263,55 @@ def test_option_help_shows_on_a_tap(touch_page: Any, server: Server) -> None:
     page.locator("#colour-menu .colour-option[data-colour='brown']").tap()
     page.wait_for_selector("#colour-menu", state="detached")
     assert page.locator("#seats .seat").nth(1).get_attribute("data-colour") == "brown"
+
+
+def test_options_follow_the_map(new_page: Any, server: Server) -> None:
+    """East and Britannia: two players cannot be chosen; each map shows its own options; Britannia's default Move 3
+    is marked as the default there and not sent, Remove 3 then is."""
+    page = new_page()
+    open_lobby(page, server)
+    page.click("#advanced summary")
+    common = set(server.call("GET", "/api/options")["options"]) - OWN_PLACE - set(NEUTRAL_OPTIONS) - set(PAWN_OPTIONS)
+    base = common - set(EAST_OPTIONS) - set(BRITANNIA_OPTIONS)
+    page.select_option("#player-count", "2")
+    assert page.locator("#map-note").is_hidden()
+    # East: two players switch to three, with a note; East's options only.
+    page.check("input[name=map][value=east]")
+    assert page.locator("#player-count").input_value() == "3"
+    assert page.locator("#player-count option[value='2']").is_disabled()
+    assert page.locator("#map-note").is_visible() and page.locator("#variant-box").is_hidden()
+    assert "10 completed cities" in page.locator("#map-help").inner_text()
+    assert visible_options(page) == base | set(EAST_OPTIONS)
+    page.select_option("#opt-green_city_swap", '"all"')
+    assert page.locator("#options-changed").inner_text() == "1 changed"
+    sent, game = create(page)
+    assert sent["options"] == {"map": "east", "green_city_swap": "all"}
+    assert server.call("GET", f"/api/games/{game['id']}")["board_side"] == "east"
+    # Britannia: its options; Move 3 is its default (marked so, not sent).
+    page.check("input[name=map][value=britannia]")
+    assert visible_options(page) == base | set(BRITANNIA_OPTIONS)
+    remove3 = page.locator("#opt-remove3_mode")
+    assert remove3.input_value() == '"move"'
+    assert "(default)" in remove3.locator("option[value='\"move\"']").inner_text()
+    assert page.locator("#options-changed").is_hidden()
+    page.select_option("#player-count", "4")
+    sent, game = create(page)
+    assert sent["options"] == {"map": "britannia"}
+    assert server.call("GET", f"/api/games/{game['id']}")["board_side"] == "britannia_45"
+    remove3.select_option('"remove"')
+    page.select_option("#opt-permission_holder", '"controller"')
+    sent, _ = create(page)
+    assert sent["options"] == {"map": "britannia", "remove3_mode": "remove", "permission_holder": "controller"}
+    # Back to the base board: Remove 3 is its default again; two players possible; nothing of the maps is sent.
+    page.check("input[name=map][value=base]")
+    assert remove3.input_value() == '"remove"'
+    assert not page.locator("#player-count option[value='2']").is_disabled()
+    assert visible_options(page) == base
+    sent, _ = create(page)
+    assert sent["options"] == {}
+    # The lists name the map of each game.
+    tags = page.locator("#my-games .game-item .map-tag").evaluate_all("els => els.map((e) => e.dataset.map)")
+    assert tags[:3] == ["britannia", "britannia", "east"]
 
 
 # ---------------------------------------------------------------------------------------------- phones

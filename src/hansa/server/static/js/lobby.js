@@ -13,6 +13,9 @@ const el = {
   count: $("#player-count"),
   seats: $("#seats"),
   variantBox: $("#variant-box"),
+  mapBox: $("#map-box"),
+  mapHelp: $("#map-help"),
+  mapNote: $("#map-note"),
   advanced: $("#advanced"),
   options: $("#options"),
   seed: $("#seed"),
@@ -44,6 +47,7 @@ const el = {
 
 let bots = { bots: ["heuristic"], default: "heuristic" };
 let options = {};
+let mapDefaults = {}; // GET /api/options: the defaults that differ on a map ({britannia: {remove3_mode: "move"}})
 // The player colours (GET /api/colours): [{name, colour, symbol}]; the symbol marks pieces in colour-blind mode.
 let palette = {
   colours: [
@@ -60,7 +64,7 @@ const seatState = []; // remembered per seat index across count changes
 // Every rule option of GET /api/options in plain words, in the translations: lobby.opt.<option>.label, .help, and
 // per value .val.<value> (a short text for the menu) and .about.<value> (a longer one for the help).  Here: the
 // option's section of the rules page (§6.x, /rules#s6-1 ...) and the rule it changes; "variant": shown only in
-// two-player games of that variant.
+// two-player games of that variant; "map": shown only on that map.
 const OPTION_INFO = {
   marker_set: { section: "6.1", rule: "1.5" },
   marker_city_rule: { section: "6.2", rule: "3.4" },
@@ -73,7 +77,14 @@ const OPTION_INFO = {
   neutral_keep_on_ability_route: { variant: "neutral", section: "6.10", rule: "5.A" },
   neutral_extra_mandatory: { variant: "neutral", section: "6.11", rule: "5.A" },
   pawn_free_moves: { variant: "pawn", section: "6.12", rule: "5.B" },
+  permission_holder: { map: "britannia", section: "6.14", rule: "7.6" },
+  permission_timing: { map: "britannia", section: "6.15", rule: "7.6" },
+  relocation_rings: { map: "britannia", section: "6.16", rule: "7.7" },
+  green_city_swap: { map: "east", section: "6.17", rule: "7.5" },
+  green_city_free_for_markers: { map: "east", section: "6.18", rule: "3.4" },
 };
+// Chosen in their own places of the form, not among the advanced options.
+const OWN_PLACE = new Set(["two_player_variant", "map"]);
 
 // The face-down bonus markers of each marker set (the three on the taverns come on top), listed in its help.
 const MARKER_SETS = {
@@ -398,19 +409,77 @@ function setupClock() {
 
 // ------------------------------------------------------------------ rule options
 
+// ------------------------------------------------------------------ the map
+
+function currentMap() {
+  const r = el.form.querySelector("input[name=map]:checked");
+  return r ? r.value : "base";
+}
+
+/** An option's default on the chosen map (Britannia plays Move 3 unless told otherwise). */
+function defaultOf(key) {
+  const own = mapDefaults[currentMap()] || {};
+  if (key in own) return own[key];
+  return options[key] ? options[key].default : undefined;
+}
+
+/** East and Britannia take 3 to 5 players: two players cannot be chosen there (a note says why). */
+function updateMap(previous) {
+  const map = currentMap();
+  const expansion = map !== "base";
+  const two = el.count.querySelector("option[value='2']");
+  if (two) two.disabled = expansion;
+  el.mapNote.hidden = !expansion;
+  el.mapHelp.textContent = t(`lobby.mapHelp.${map}`);
+  el.mapBox.dataset.map = map;
+  document.body.dataset.map = map;
+  for (const label of el.mapBox.querySelectorAll(".map-option")) label.classList.toggle("chosen", label.querySelector("input").checked);
+  if (expansion && el.count.value === "2") {
+    el.count.value = "3";
+    renderSeats();
+  }
+  relabelOptions(previous);
+  updateOptionRows();
+}
+
 function variant() {
   const v = el.form.querySelector("input[name=variant]:checked");
   return v ? v.value : "neutral";
 }
 
-/** Two-player options show only in two-player games of their variant; hidden options are not sent. */
+/** Two-player options show only in two-player games of their variant, the expansions' options only on their map;
+ * hidden options are not sent. */
 function updateOptionRows() {
   const two = Number(el.count.value) === 2;
   const v = variant();
-  el.options.querySelectorAll(".opt[data-variant]").forEach((row) => {
-    row.hidden = !two || row.dataset.variant !== v;
+  const map = currentMap();
+  el.options.querySelectorAll(".opt").forEach((row) => {
+    row.hidden = (row.dataset.variant && (!two || row.dataset.variant !== v)) || (row.dataset.map && row.dataset.map !== map) || false;
   });
   markChanged();
+}
+
+/** The "(default)" marks follow the map's defaults; an option left at the old map's default takes the new one. */
+function relabelOptions(previous) {
+  el.options.querySelectorAll("select[data-option]").forEach((sel) => {
+    const key = sel.dataset.option;
+    const spec = options[key];
+    if (!spec) return;
+    const now = defaultOf(key);
+    const was = previous === undefined ? now : (mapDefaults[previous] || {})[key] ?? spec.default;
+    for (const opt of sel.options) {
+      const v = JSON.parse(opt.value);
+      opt.textContent = v === now ? `${optionText(key, "val", v) || String(v)} ${t("lobby.defaultMark")}` : optionText(key, "val", v) || String(v);
+    }
+    if (JSON.parse(sel.value) === was) sel.value = JSON.stringify(now);
+    const row = sel.closest(".opt");
+    for (const dt of row.querySelectorAll(".opt-values dt")) {
+      const tag = dt.querySelector(".default-tag");
+      const isDefault = dt.dataset.value === JSON.stringify(now);
+      if (tag && !isDefault) tag.remove();
+      if (!tag && isDefault) dt.append(h("span", { class: "tag default-tag", text: t("lobby.default") }));
+    }
+  });
 }
 
 function markChanged() {
@@ -418,7 +487,7 @@ function markChanged() {
   el.options.querySelectorAll(".opt").forEach((row) => {
     const sel = row.querySelector("select[data-option]");
     const spec = options[sel.dataset.option];
-    const differs = spec && JSON.parse(sel.value) !== spec.default;
+    const differs = spec && JSON.parse(sel.value) !== defaultOf(sel.dataset.option);
     row.classList.toggle("changed", differs);
     if (differs && !row.hidden) changed += 1;
   });
@@ -441,7 +510,7 @@ function toggleHelp(btn, panel) {
 function renderOptions() {
   clear(el.options);
   for (const [key, spec] of Object.entries(options)) {
-    if (key === "two_player_variant") continue;
+    if (OWN_PLACE.has(key)) continue;
     const info = OPTION_INFO[key] || {};
     const valueText = (v) => optionText(key, "val", v) || String(v);
     const id = `opt-${key}`;
@@ -450,7 +519,7 @@ function renderOptions() {
       { "data-option": key, name: key, id },
       ...spec.values.map((v) => h("option", { value: JSON.stringify(v), text: v === spec.default ? `${valueText(v)} ${t("lobby.defaultMark")}` : valueText(v) })),
     );
-    sel.value = JSON.stringify(spec.default);
+    sel.value = JSON.stringify(defaultOf(key));
     sel.addEventListener("change", markChanged);
     const helpId = `help-${key}`;
     const btn = h("button", { type: "button", class: "help-btn", "aria-expanded": "false", "aria-controls": helpId, title: t("lobby.optionHelp"), "aria-label": t("lobby.optionHelp"), text: "?" });
@@ -458,7 +527,7 @@ function renderOptions() {
     for (const v of spec.values) {
       const long = optionText(key, "about", v);
       list.append(
-        h("dt", null, h("span", { text: valueText(v) }), v === spec.default ? h("span", { class: "tag default-tag", text: t("lobby.default") }) : null),
+        h("dt", { "data-value": JSON.stringify(v) }, h("span", { text: valueText(v) }), v === spec.default ? h("span", { class: "tag default-tag", text: t("lobby.default") }) : null),
         long ? h("dd", { text: long }) : null,
       );
     }
@@ -479,19 +548,20 @@ function renderOptions() {
     el.options.append(
       h(
         "div",
-        { class: "opt", "data-option-row": key, "data-variant": info.variant || null },
+        { class: "opt", "data-option-row": key, "data-variant": info.variant || null, "data-map": info.map || null },
         h("div", { class: "opt-main" }, h("label", { class: "opt-label", for: id, text: optionText(key, "label") || key.replaceAll("_", " ") }), sel, btn),
         panel,
       ),
     );
   }
+  relabelOptions();
   updateOptionRows();
 }
 
 function resetOptions() {
   el.options.querySelectorAll("select[data-option]").forEach((sel) => {
     const spec = options[sel.dataset.option];
-    if (spec) sel.value = JSON.stringify(spec.default);
+    if (spec) sel.value = JSON.stringify(defaultOf(sel.dataset.option));
   });
   markChanged();
 }
@@ -508,8 +578,9 @@ function collect() {
     if (sel.closest("[hidden]")) return;
     const key = sel.dataset.option;
     const value = JSON.parse(sel.value);
-    if (options[key] && value !== options[key].default) opts[key] = value;
+    if (options[key] && value !== defaultOf(key)) opts[key] = value;
   });
+  if (currentMap() !== "base") opts.map = currentMap();
   if (players.length === 2) {
     const v = variant();
     if (options.two_player_variant && v !== options.two_player_variant.default) opts.two_player_variant = v;
@@ -560,6 +631,7 @@ async function create(ev) {
       note: null,
       seed: game.seed,
       clock: body.clock ? clockSettings(body.clock) : null,
+      map: body.options.map || "base",
       played: [],
     };
     saveMine([entry, ...loadMine().filter((g) => g.id !== game.id)]);
@@ -633,6 +705,12 @@ function noteText(note) {
   if ((m = /^no move for ([\d.]+) days$/.exec(note))) return tn("lobby.note.idle", Number(m[1]));
   if ((m = /^stopped after (\d+) moves \(the move budget of games between bots\)$/.exec(note))) return tn("lobby.note.budget", Number(m[1]));
   return note;
+}
+
+/** The map of a game in the lists (nothing for the base board). */
+function mapTag(map) {
+  if (!map || map === "base") return null;
+  return h("span", { class: `tag map-tag map-${map}`, "data-map": map, title: t("lobby.map"), text: t(`map.${map}`) });
 }
 
 function statusTag(status, turn) {
@@ -710,6 +788,7 @@ function renderMine() {
         h("code", { text: g.id }),
         playersLine(g.players || []),
         statusTag(status),
+        mapTag(g.map),
         g.clock ? h("span", { class: "tag clock-tag", title: t("lobby.clock") }, h("span", { class: "clock-icon", "aria-hidden": "true" }), ` ${clockSummary(g.clock)}`) : null,
         h("span", { class: "muted when", text: isNaN(when) ? "" : when.toLocaleString(language(), { dateStyle: "short", timeStyle: "short" }) }),
         h(
@@ -738,6 +817,7 @@ function recentRow(g, my) {
     { class: `game-item ${status}`, "data-id": g.id, "data-status": status },
     h("code", { text: g.id, title: g.seed !== null && g.seed !== undefined ? t("lobby.seedOf", { seed: g.seed }) : null }),
     playersLine(g.players),
+    mapTag(g.map),
     statusTag(status, g.turn),
     h("span", { class: "muted", text: g.moves ? tn("lobby.moves", g.moves) : t("lobby.noMoves") }),
     watch || replay ? h("span", { class: "actions" }, watch, replay) : null,
@@ -798,6 +878,13 @@ async function main() {
   el.refresh.addEventListener("click", loadRecent);
   el.more.addEventListener("click", loadMore);
   el.form.querySelectorAll("input[name=variant]").forEach((r) => r.addEventListener("change", updateOptionRows));
+  let shownMap = currentMap();
+  el.form.querySelectorAll("input[name=map]").forEach((r) =>
+    r.addEventListener("change", () => {
+      updateMap(shownMap);
+      shownMap = currentMap();
+    }),
+  );
   $("#reset-options").addEventListener("click", resetOptions);
   setupClock();
   renderMine();
@@ -807,6 +894,7 @@ async function main() {
     const [b, o] = await Promise.all([api.bots(), api.options()]);
     bots = b;
     options = o.options;
+    mapDefaults = o.map_defaults || {};
   } catch (err) {
     showError(t("lobby.errOptions", { error: errorMessage(err) }));
   }
@@ -815,6 +903,7 @@ async function main() {
   else palette = pal;
   renderOptions();
   renderSeats();
+  updateMap();
   document.body.dataset.ready = "1";
 }
 

@@ -187,7 +187,13 @@ function gameRow(r) {
       time,
     ),
     playersLine(info),
-    h("div", { class: "mg-meta muted" }, h("code", { text: entry.id }), ` · ${meta.join(" · ")}`),
+    h(
+      "div",
+      { class: "mg-meta muted" },
+      h("code", { text: entry.id }),
+      info.map && info.map !== "base" ? h("span", { class: `tag map-tag map-${info.map}`, "data-map": info.map, title: t("lobby.map"), text: t(`map.${info.map}`) }) : null,
+      ` · ${meta.join(" · ")}`,
+    ),
     h(
       "div",
       { class: "mg-actions" },
