@@ -13,6 +13,28 @@ import { s, clear } from "./dom.js";
 import { t } from "./i18n.js";
 
 const BASE_WIDTH = 1071; // the 4-5 side; the 2-3 side is drawn at a larger scale
+const BASE_HEIGHT = 830;
+/** Britannia's countries: the colour of their routes and city banners (England's routes are the plain ones). */
+export const COUNTRY_COLOUR = { England: "#efe3c0", Wales: "#93592a", Scotland: "#2f68b0" };
+/** The permanent markers of the expansion maps' sea routes: a symbol drawn on the badge. */
+const PERMANENT_ICON = {
+  move_any_2: "⇄",
+  develop_privilege: "▲",
+  office_in_green_city: "⌂",
+  reuse_2_from_route: "↻",
+  place_2_in_wales_or_scotland: "⤵",
+};
+/** The name of a permanent effect for its texts: *place 2* names only Wales on Britannia's small side. */
+export function permanentKey(effect, layout) {
+  if (effect === "place_2_in_wales_or_scotland" && layout && !layout.routes.some((r) => r.country === "Scotland")) return "place_2_wales";
+  return effect;
+}
+export const permanentShort = (effect, layout) => t(`permShort.${permanentKey(effect, layout)}`);
+/** The whole rule of a permanent marker (on Britannia, moved pieces stay in their country). */
+export function permanentFull(effect, layout) {
+  const text = t(`perm.${permanentKey(effect, layout)}`);
+  return layout && layout.map === "britannia" && effect === "move_any_2" ? `${text} ${t("perm.countryNote")}` : text;
+}
 export const PRIVILEGE_FILL = { white: "#fbf8ef", orange: "#f08c2b", pink: "#e977ab", black: "#2a2a2a" };
 /** Short labels drawn on the board: "Keys", "Off+", ...; the full names are ability.* and marker.*. */
 export const abilityShort = (ability) => t(`abilityShort.${ability}`);
@@ -27,7 +49,10 @@ function bezier(a, c, b, f) {
 export class BoardView {
   constructor(container, layout, { onClick, trackIn } = {}) {
     this.layout = layout;
-    this.k = layout.width / BASE_WIDTH;
+    // The pieces' size follows the board's width, or its area where that is larger (Britannia's tall canvas has
+    // room for larger pieces than its width alone would give).
+    this.k = Math.max(layout.width / BASE_WIDTH, 0.9 * Math.sqrt((layout.width * layout.height) / (BASE_WIDTH * BASE_HEIGHT)));
+    this.expansion = !!layout.map;
     this.onClick = onClick || (() => {});
     this.cityByCode = new Map(layout.cities.map((c) => [c.code, c]));
     this.routeByCode = new Map(layout.routes.map((r) => [r.code, r]));
@@ -39,7 +64,7 @@ export class BoardView {
       class: "board",
       viewBox: `0 0 ${layout.width} ${layout.height}`,
       role: "img",
-      "aria-label": t("board.aria", { side: layout.side }),
+      "aria-label": layout.map ? t("board.ariaMap", { map: t(`map.${layout.map}`) }) : t("board.aria", { side: layout.side }),
     });
     this.track = s("svg", { class: "track", viewBox: "0 0 1000 92", role: "img", "aria-label": t("board.track") });
     clear(container);
@@ -65,13 +90,25 @@ export class BoardView {
 
   cityBox(c) {
     const k = this.k;
-    const n = c.offices.length;
+    // A green city (East) has no printed offices: its castle is drawn two offices wide (and grows with them).
+    const n = c.green ? Math.max(2, this.greenCount(c)) : c.offices.length;
     const O = 19 * k;
     const G = 4 * k;
     const P = 4 * k;
     const w = n * O + (n - 1) * G + 2 * P;
     const hgt = O + 2 * P;
     return { x: c.x - w / 2, y: c.y - hgt / 2, w, h: hgt, O, G, P };
+  }
+
+  /** A green city's offices now: the Extra offices (left) and those of the permanent marker (right). */
+  greenRow(c) {
+    const st = this.state;
+    if (!st) return [];
+    return [...((st.extra_offices || {})[c.code] || []), ...((st.right_offices || {})[c.code] || [])];
+  }
+
+  greenCount(c) {
+    return this.greenRow(c).length;
   }
 
   officeCentre(c, i) {
@@ -289,10 +326,112 @@ export class BoardView {
     this.gCities = s("g", { class: "cities" });
     this.gTable = s("g", { class: "coellen-table" });
     this.gMarkers = s("g", { class: "markers" });
+    this.gPermanent = s("g", { class: "permanent-markers" });
+    this.gLegend = s("g", { class: "legend" });
     this.gPawn = s("g", { class: "pawn-layer" });
     this.gMarks = s("g", { class: "marks" });
     this.gFx = s("g", { class: "effects" });
-    svg.append(this.gProvinces, this.gRoutes, this.gTaverns, this.gHouses, this.gCities, this.gTable, this.gMarkers, this.gPawn, this.gMarks, this.gFx);
+    svg.append(this.gProvinces, this.gRoutes, this.gTaverns, this.gHouses, this.gCities, this.gTable, this.gPermanent, this.gMarkers, this.gLegend, this.gPawn, this.gMarks, this.gFx);
+    this.drawLegend();
+  }
+
+  /**
+   * The legend of an expansion map, in the emptiest corner of the board: ship spaces, permanent markers, and East's
+   * green cities or Britannia's countries and permission seals.
+   */
+  drawLegend() {
+    const k = this.k;
+    const g = clear(this.gLegend);
+    const L = this.layout;
+    if (!L.map) return;
+    const rows = [];
+    const fs = 9 * k;
+    const rowH = 15 * k;
+    const icon = 22 * k; // the icon column
+    rows.push({
+      key: "ship",
+      text: t("legend.ship"),
+      draw: (x, y) => [
+        s("path", { d: `M${x - 8 * k},${y + 1 * k} L${x + 8 * k},${y + 1 * k} L${x + 5 * k},${y + 6 * k} L${x - 5 * k},${y + 6 * k} Z`, class: "ship-hull", "stroke-width": 1 * k }),
+        s("circle", { cx: x, cy: y - 1 * k, r: 5 * k, class: "house-slot ship-slot", "stroke-width": 1 * k }),
+      ],
+    });
+    rows.push({
+      key: "permanent",
+      text: t("legend.permanent"),
+      draw: (x, y) => [s("rect", { x: x - 9 * k, y: y - 6 * k, width: 18 * k, height: 12 * k, rx: 3 * k, class: "permanent-tile", "stroke-width": 1 * k }), s("text", { x, y: y + 3 * k, "font-size": 8 * k, class: "permanent-label", text: "★" })],
+    });
+    if (L.cities.some((c) => c.green)) {
+      rows.push({
+        key: "green",
+        text: t("legend.green"),
+        draw: (x, y) => [this.castle({ x: x - 9 * k, y: y - 4 * k, w: 18 * k, h: 10 * k })],
+      });
+    }
+    const countries = Object.keys(COUNTRY_COLOUR).filter((x) => L.routes.some((r) => r.country === x));
+    for (const country of countries) {
+      rows.push({
+        key: `country-${country}`,
+        text: t(country === "England" ? "legend.england" : "legend.country", { country: t(`country.${country}`) }),
+        draw: (x, y) => [
+          s("line", { x1: x - 9 * k, y1: y, x2: x + 9 * k, y2: y, class: "legend-route-edge", "stroke-width": 7 * k }),
+          s("line", { x1: x - 9 * k, y1: y, x2: x + 9 * k, y2: y, class: `legend-route country-${country}`, "stroke-width": 4.5 * k }),
+        ],
+      });
+    }
+    if (Object.keys(L.permission_cities || {}).length) {
+      rows.push({
+        key: "permission",
+        text: t("legend.permission"),
+        draw: (x, y) => [
+          s("rect", { x: x - 10 * k, y: y - 6 * k, width: 20 * k, height: 12 * k, rx: 3 * k, fill: COUNTRY_COLOUR.Wales, class: "permission-frame", "stroke-width": 1 * k }),
+          s("text", { x, y: y + 3 * k, "font-size": 8 * k, class: "permission-label", text: "✉" }),
+        ],
+      });
+    }
+    const title = t("legend.title");
+    const textW = Math.max(title.length * 5.6 * k, ...rows.map((r) => r.text.length * 4.9 * k));
+    const w = icon + textW + 14 * k;
+    const hgt = rows.length * rowH + 24 * k;
+    const [x0, y0] = this.emptyCorner(w, hgt);
+    g.append(
+      s("rect", { x: x0, y: y0, width: w, height: hgt, rx: 7 * k, class: "legend-box", "stroke-width": 1 * k }),
+      s("text", { x: x0 + 8 * k, y: y0 + 14 * k, "font-size": 10 * k, class: "legend-title", text: title }),
+    );
+    rows.forEach((r, i) => {
+      const y = y0 + 26 * k + i * rowH;
+      g.append(s("g", { class: `legend-row legend-${r.key}` }, ...r.draw(x0 + 8 * k + icon / 2, y - 1 * k), s("text", { x: x0 + 10 * k + icon, y: y + 3 * k, "font-size": fs, class: "legend-text", text: r.text })));
+    });
+  }
+
+  /** The top-left corner of a w x h box in the board's corner with the fewest cities, houses and taverns. */
+  emptyCorner(w, hgt) {
+    const k = this.k;
+    const { width, height } = this.layout;
+    const m = 8 * k;
+    const corners = [[width - w - m, m], [m, height - hgt - m], [m, m], [width - w - m, height - hgt - m]];
+    const houses = [...this.houseXY.values()];
+    const cost = ([x, y]) => {
+      const inBox = (px, py, pad) => px > x - pad && px < x + w + pad && py > y - pad && py < y + hgt + pad;
+      let n = 0;
+      for (const c of this.layout.cities) {
+        const b = this.cityBox(c);
+        if (b.x < x + w + 30 * k && b.x + b.w > x - 30 * k && b.y - 20 * k < y + hgt && b.y + b.h + 16 * k > y) n += 10;
+      }
+      for (const [hx, hy] of houses) if (inBox(hx, hy, 10 * k)) n += 3;
+      for (const r of this.layout.routes) if (r.tavern && inBox(r.tavern[0], r.tavern[1], 25 * k)) n += 5;
+      return n;
+    };
+    let best = corners[0];
+    let bestCost = Infinity;
+    for (const c of corners) {
+      const v = cost(c);
+      if (v < bestCost) {
+        best = c;
+        bestCost = v;
+      }
+    }
+    return best;
   }
 
   // ------------------------------------------------------------------ dynamic drawing
@@ -311,6 +450,7 @@ export class BoardView {
     this.drawHouses(state, keys, selected);
     this.drawCities(state, keys);
     this.drawTable(state, keys);
+    this.drawPermanent(state, keys);
     this.drawMarkers(state, keys);
     this.drawPawn(state);
     this.drawTrack(state);
@@ -333,7 +473,7 @@ export class BoardView {
       if (type === "h" && this.houseXY.has(rest.join(":"))) {
         const [x, y] = this.houseXY.get(rest.join(":"));
         shape = s("circle", { cx: x, cy: y, r: 13.5 * k });
-      } else if (type === "o" && this.cityByCode.has(rest[0])) {
+      } else if ((type === "o" || type === "g") && this.cityByCode.has(rest[0])) {
         const [x, y] = this.officeCentre(this.cityByCode.get(rest[0]), Number(rest[1]));
         shape = s("circle", { cx: x, cy: y, r: 14.5 * k });
       } else if (type === "c" && this.cityByCode.has(rest[0])) {
@@ -377,13 +517,14 @@ export class BoardView {
   placeXY(key) {
     const [type, ...rest] = key.split(":");
     if (type === "h") return this.houseXY.get(rest.join(":")) || null;
-    if (type === "o") {
+    if (type === "o" || type === "g") {
       const c = this.cityByCode.get(rest[0]);
       return c ? this.officeCentre(c, Number(rest[1])) : null;
     }
     if (type === "c") {
       const c = this.cityByCode.get(rest[0]);
       if (!c) return null;
+      if (c.green) return this.officeCentre(c, 0); // a green city's newest Extra office is its leftmost
       const b = this.cityBox(c);
       return [b.x - b.O / 2 - b.G, c.y];
     }
@@ -409,6 +550,10 @@ export class BoardView {
     for (const [house, [b, a]] of Object.entries(delta.houses || {})) note(`h:${house}`, b, a);
     for (const [city, i, b, a] of delta.offices || []) note(`o:${city}:${i}`, b, a);
     for (const [city, b, a] of delta.extra_offices || []) if (a.length > b.length) note(`c:${city}`, null, a[0]);
+    for (const [city, b, a] of delta.right_offices || []) {
+      const left = ((this.state && this.state.extra_offices) || {})[city] || [];
+      if (a.length > b.length) note(`g:${city}:${left.length + a.length - 1}`, null, a[a.length - 1]);
+    }
     for (const [i, b, a] of delta.coellen_table || []) note(`t:${this.layout.coellen_table[i].colour}`, b, a);
     const pool = sources.concat(departures);
     const used = new Set();
@@ -459,6 +604,7 @@ export class BoardView {
 
   pieceAt(key) {
     const [type, ...rest] = key.split(":");
+    if (type === "c" && this.cityByCode.has(rest[0]) && this.cityByCode.get(rest[0]).green) return this.pieceAt(`g:${rest[0]}:0`);
     if (type === "c") {
       const pieces = this.svg.querySelectorAll(`g.city[data-key="c:${rest[0]}"] > .piece-g`);
       return pieces.length ? pieces[0] : null;
@@ -505,8 +651,10 @@ export class BoardView {
       const geo = this.routeGeom.get(r.code);
       const key = `r:${r.code}`;
       const kind = keys.get(key);
-      const grp = s("g", { class: `route${kind ? ` hl hl-${kind}` : ""}`, "data-key": key });
-      grp.append(s("title", { text: t("board.routeTitle", { a: r.cities[0], b: r.cities[1], n: r.houses.length }) }));
+      const grp = s("g", { class: `route${kind ? ` hl hl-${kind}` : ""}${r.country ? ` country-${r.country}` : ""}${r.permanent ? " sea-route" : ""}`, "data-key": key, "data-country": r.country || null });
+      let title = t("board.routeTitle", { a: r.cities[0], b: r.cities[1], n: r.houses.length });
+      if (r.country) title += ` — ${t(`country.${r.country}`)}`;
+      grp.append(s("title", { text: title }));
       if (pawnRoutes.has(r.code)) grp.append(s("path", { d: geo.path, class: "pawn-border", "stroke-width": 16 * k }));
       if (kind) grp.append(s("path", { d: geo.path, class: "route-glow", "stroke-width": 18 * k }));
       grp.append(s("path", { d: geo.path, class: "route-edge", "stroke-width": 9 * k }));
@@ -571,16 +719,29 @@ export class BoardView {
         const key = `h:${hs.name}`;
         const kind = keys.get(key);
         const occ = state.houses[hs.name];
+        const ship = !!hs.ship;
         const grp = s("g", {
-          class: `house${kind ? ` hl hl-${kind}` : ""}${selected.has(key) ? " selected" : ""}${occ ? " occupied" : " free"}`,
+          class: `house${kind ? ` hl hl-${kind}` : ""}${selected.has(key) ? " selected" : ""}${occ ? " occupied" : " free"}${ship ? " ship" : ""}${r.country ? ` country-${r.country}` : ""}`,
           "data-key": key,
         });
-        const label = occ ? t("board.houseTaken", { house: hs.name, piece: t(`piece.${occ[1]}`), owner: occ[0] < 0 ? t("board.neutral") : this.ownerName(occ[0]) }) : t("board.houseFree", { house: hs.name });
+        let label = occ ? t("board.houseTaken", { house: hs.name, piece: t(`piece.${occ[1]}`), owner: occ[0] < 0 ? t("board.neutral") : this.ownerName(occ[0]) }) : t("board.houseFree", { house: hs.name });
+        if (ship) label += ` — ${t("board.shipSpace")}`;
         grp.append(s("title", { text: label }));
-        if (kind || selected.has(key)) grp.append(s("rect", { x: x - H / 2 - 4 * k, y: y - H / 2 - 4 * k, width: H + 8 * k, height: H + 8 * k, rx: 5 * k, class: "hl-ring" }));
+        if (kind || selected.has(key)) {
+          grp.append(ship
+            ? s("circle", { cx: x, cy: y, r: H / 2 + 5 * k, class: "hl-ring" })
+            : s("rect", { x: x - H / 2 - 4 * k, y: y - H / 2 - 4 * k, width: H + 8 * k, height: H + 8 * k, rx: 5 * k, class: "hl-ring" }));
+        }
         grp.append(s("rect", { x: x - 11 * k, y: y - 11 * k, width: 22 * k, height: 22 * k, class: "house-hit" }));
-        grp.append(s("rect", { x: x - H / 2, y: y - H / 2, width: H, height: H, rx: 3 * k, class: "house-slot", "stroke-width": 1.3 * k }));
-        if (occ) grp.append(this.piece(occ[1], occ[0], x, y, 12.5 * k));
+        if (ship) {
+          // A ship space (Merchants only): a round slot in a boat's hull.
+          const w = 12.5 * k;
+          grp.append(
+            s("path", { d: `M${x - w},${y + 2 * k} L${x + w},${y + 2 * k} L${x + w * 0.6},${y + 10 * k} L${x - w * 0.6},${y + 10 * k} Z`, class: "ship-hull", "stroke-width": 1.1 * k }),
+            s("circle", { cx: x, cy: y - 1 * k, r: H / 2, class: "house-slot ship-slot", "stroke-width": 1.3 * k }),
+          );
+        } else grp.append(s("rect", { x: x - H / 2, y: y - H / 2, width: H, height: H, rx: 3 * k, class: "house-slot", "stroke-width": 1.3 * k }));
+        if (occ) grp.append(this.piece(occ[1], occ[0], x, ship ? y - 1 * k : y, 12.5 * k));
         g.append(grp);
       }
     }
@@ -593,26 +754,43 @@ export class BoardView {
   drawCities(state, keys) {
     const k = this.k;
     const g = clear(this.gCities);
+    const permissions = new Map(((state.turn && state.turn.permissions) || []).map((p) => [p.city, p]));
+    const permCities = this.layout.permission_cities || {};
     for (const c of this.layout.cities) {
       const b = this.cityBox(c);
       const ckey = `c:${c.code}`;
       const ckind = keys.get(ckey);
       const controller = state.controllers[c.code];
       const offices = state.offices[c.code] || [];
-      const complete = offices.length > 0 && offices.every((o) => o);
-      const grp = s("g", { class: `city${ckind ? ` hl hl-${ckind}` : ""}${complete ? " complete" : ""}`, "data-key": ckey });
-      grp.append(s("title", { text: `${c.name} (${c.code})${controller !== undefined ? t("board.controlledBy", { owner: controller < 0 ? t("board.neutral") : this.ownerName(controller) }) : ""}${complete ? t("board.completed") : ""}` }));
+      const green = !!c.green;
+      const row = green ? this.greenRow(c) : [];
+      const complete = green ? row.length > 0 : offices.length > 0 && offices.every((o) => o);
+      const grp = s("g", { class: `city${ckind ? ` hl hl-${ckind}` : ""}${complete ? " complete" : ""}${green ? " green-city" : ""}`, "data-key": ckey });
+      let title = `${c.name} (${c.code})${controller !== undefined ? t("board.controlledBy", { owner: controller < 0 ? t("board.neutral") : this.ownerName(controller) }) : ""}${complete ? t("board.completed") : ""}`;
+      if (green) title += ` — ${t("board.greenTitle")}`;
+      if (c.countries && c.countries.some((x) => x !== "England")) title += ` — ${c.countries.map((x) => t(`country.${x}`)).join(", ")}`;
+      grp.append(s("title", { text: title }));
       if (ckind) grp.append(s("rect", { x: b.x - 6 * k, y: b.y - 6 * k, width: b.w + 12 * k, height: b.h + 12 * k, rx: 9 * k, class: "hl-ring" }));
-      const box = s("rect", {
-        x: b.x, y: b.y, width: b.w, height: b.h, rx: 6 * k, class: "city-box", filter: "url(#shadow)",
-        "stroke-width": controller !== undefined ? 3.2 * k : 1.4 * k,
+      if (green) grp.append(this.castle(b));
+      else {
+        const box = s("rect", {
+          x: b.x, y: b.y, width: b.w, height: b.h, rx: 6 * k, class: "city-box", filter: "url(#shadow)",
+          "stroke-width": controller !== undefined ? 3.2 * k : 1.4 * k,
+        });
+        if (controller !== undefined) box.setAttribute("stroke", this.colour(controller));
+        grp.append(box);
+      }
+      if (green && controller !== undefined) grp.append(s("rect", { x: b.x, y: b.y, width: b.w, height: b.h, rx: 2 * k, fill: "none", stroke: this.colour(controller), "stroke-width": 3.2 * k, class: "controller-ring" }));
+      // Britannia: the banner of a city of Wales or Scotland (the Isle of Man has both) along the box's top.
+      const banners = (c.countries || []).filter((x) => x !== "England");
+      banners.forEach((country, i) => {
+        const w = b.w / banners.length;
+        grp.append(s("rect", { x: b.x + i * w, y: b.y - 4.5 * k, width: w, height: 4 * k, fill: COUNTRY_COLOUR[country], class: `country-banner banner-${country}`, "data-country": country }));
       });
-      if (controller !== undefined) box.setAttribute("stroke", this.colour(controller));
-      grp.append(box);
       if (controller !== undefined) {
         // A pennant in the controller's colour on the box's top-left corner.
         const px = b.x + 2 * k;
-        const py = b.y - 1 * k;
+        const py = b.y - 1 * k - (banners.length ? 4 * k : 0);
         grp.append(
           s("path", {
             d: `M${px},${py} L${px},${py - 13 * k} L${px + 11 * k},${py - 9 * k} L${px},${py - 5 * k}`,
@@ -626,7 +804,9 @@ export class BoardView {
         const okey = `o:${c.code}:${i}`;
         const okind = keys.get(okey);
         const og = s("g", { class: `office${okind ? ` hl hl-${okind}` : ""}`, "data-key": okey });
-        og.append(s("title", { text: t(o.coin ? "board.officeCoin" : "board.office", { city: c.name, n: i + 1, colour: t(`privilege.${o.colour}`), piece: t(o.shape === "circle" ? "piece.M" : "piece.T") }) }));
+        const points = o.coin ? o.points || 1 : 0;
+        const piece = t(o.shape === "circle" ? "piece.M" : "piece.T");
+        og.append(s("title", { text: points ? t("board.officeCoinPoints", { city: c.name, n: i + 1, colour: t(`privilege.${o.colour}`), piece, points }) : t("board.office", { city: c.name, n: i + 1, colour: t(`privilege.${o.colour}`), piece }) }));
         if (okind) og.append(s("rect", { x: ox - b.O / 2 - 3 * k, y: oy - b.O / 2 - 3 * k, width: b.O + 6 * k, height: b.O + 6 * k, rx: 4 * k, class: "hl-ring" }));
         const fill = PRIVILEGE_FILL[o.colour] || "#fff";
         const attrs = { fill, class: "office-slot", "stroke-width": 1.2 * k };
@@ -634,51 +814,137 @@ export class BoardView {
         else og.append(s("rect", { x: ox - b.O / 2, y: oy - b.O / 2, width: b.O, height: b.O, rx: 1.5 * k, ...attrs }));
         const occ = offices[i];
         if (occ) og.append(this.piece(occ[1], occ[0], ox, oy, 12 * k, { stroke: o.colour === "black" ? "#fff" : "#1b1b1b" }));
-        if (o.coin) {
+        if (points) {
+          // A coin: its points at once (1 on the base and East boards, 2 on Britannia's).
+          const big = points > 1;
+          const r = (big ? 5.6 : 4.6) * k;
           og.append(
-            s("circle", { cx: ox + b.O / 2 - 1 * k, cy: oy - b.O / 2 + 1 * k, r: 4.6 * k, class: "coin", "stroke-width": 0.9 * k }),
-            s("text", { x: ox + b.O / 2 - 1 * k, y: oy - b.O / 2 + 3.2 * k, "font-size": 6.5 * k, class: "coin-label", text: "1" }),
+            s("circle", { cx: ox + b.O / 2 - 1 * k, cy: oy - b.O / 2 + 1 * k, r, class: `coin${big ? " coin-2" : ""}`, "stroke-width": 0.9 * k }),
+            s("text", { x: ox + b.O / 2 - 1 * k, y: oy - b.O / 2 + (big ? 3.8 : 3.2) * k, "font-size": (big ? 8 : 6.5) * k, class: "coin-label", text: String(points) }),
           );
         }
         grp.append(og);
       });
-      // Extra offices, leftmost (newest) first, to the left of the box.
-      const extras = state.extra_offices[c.code] || [];
-      extras.forEach((occ, j) => {
-        const n = extras.length;
-        const ox = b.x - (n - j) * (b.O + b.G) + b.O / 2 - b.G;
-        const oy = c.y;
-        grp.append(
-          s("rect", { x: ox - b.O / 2 - 1.5 * k, y: oy - b.O / 2 - 1.5 * k, width: b.O + 3 * k, height: b.O + 3 * k, rx: 3 * k, class: "extra-slot", "stroke-width": 1.2 * k }),
-          this.piece(occ[1], occ[0], ox, oy, 12 * k),
-        );
-      });
+      if (green) this.drawGreenOffices(grp, c, b, state, keys);
+      else {
+        // Extra offices, leftmost (newest) first, to the left of the box.
+        const extras = state.extra_offices[c.code] || [];
+        extras.forEach((occ, j) => {
+          const n = extras.length;
+          const ox = b.x - (n - j) * (b.O + b.G) + b.O / 2 - b.G;
+          const oy = c.y;
+          grp.append(
+            s("rect", { x: ox - b.O / 2 - 1.5 * k, y: oy - b.O / 2 - 1.5 * k, width: b.O + 3 * k, height: b.O + 3 * k, rx: 3 * k, class: "extra-slot", "stroke-width": 1.2 * k }),
+            this.piece(occ[1], occ[0], ox, oy, 12 * k),
+          );
+        });
+      }
       // Name below, ability above.
       grp.append(s("text", { x: c.x, y: b.y + b.h + 12 * k, "font-size": 11.5 * k, class: "city-name", text: c.name }));
-      if (c.ability) {
-        const label = abilityShort(c.ability);
-        const w = (label.length * 5.6 + 12) * k;
-        const akey = `ab:${c.code}`;
+      const abilities = c.abilities || (c.ability ? [c.ability] : []);
+      const top = b.y - (banners.length ? 4.5 * k : 0) - (green ? 4 * k : 0);
+      const labels = abilities.map((a) => `▲ ${abilityShort(a)}`);
+      const widths = labels.map((label) => ((label.length - 2) * 5.6 + 12) * k);
+      const gap = 4 * k;
+      let ax = c.x - (widths.reduce((x, w) => x + w, 0) + gap * (widths.length - 1)) / 2;
+      abilities.forEach((ability, i) => {
+        const w = widths[i];
+        const cx = ax + w / 2;
+        ax += w + gap;
+        // Clicking the ability claims a route ending here with the ability as its benefit (when one can); Waren
+        // (East) offers two, each its own target.
+        const akey = abilities.length > 1 ? `ab:${c.code}:${ability}` : `ab:${c.code}`;
         const akind = keys.get(akey);
-        // Clicking the ability claims a route ending here with the ability as its benefit (when one can).
         grp.append(
           s(
             "g",
-            { class: `ability${akind ? ` hl hl-${akind}` : ""}`, "data-key": akey },
-            s("title", { text: t("board.abilityTitle", { city: c.name, ability: t(`ability.${c.ability}`) }) }),
-            akind ? s("rect", { x: c.x - w / 2 - 3 * k, y: b.y - 18 * k, width: w + 6 * k, height: 18 * k, rx: 9 * k, class: "hl-ring" }) : null,
-            s("rect", { x: c.x - w / 2, y: b.y - 15 * k, width: w, height: 12 * k, rx: 6 * k, class: "ability-pill" }),
-            s("text", { x: c.x, y: b.y - 6 * k, "font-size": 8.5 * k, class: "ability-label", text: `▲ ${label}` }),
+            { class: `ability${akind ? ` hl hl-${akind}` : ""}`, "data-key": akey, "data-ability": ability },
+            s("title", { text: t(abilities.length > 1 ? "board.abilityOrTitle" : "board.abilityTitle", { city: c.name, ability: t(`ability.${ability}`) }) }),
+            akind ? s("rect", { x: cx - w / 2 - 3 * k, y: top - 18 * k, width: w + 6 * k, height: 18 * k, rx: 9 * k, class: "hl-ring" }) : null,
+            s("rect", { x: cx - w / 2, y: top - 15 * k, width: w, height: 12 * k, rx: 6 * k, class: "ability-pill" }),
+            s("text", { x: cx, y: top - 6 * k, "font-size": 8.5 * k, class: "ability-label", text: labels[i] }),
           ),
         );
-      }
+      });
       if (this.layout.east_west && this.layout.east_west.includes(c.code)) {
+        const awards = (this.layout.east_west_awards || [7, 4, 2]).join("/");
         grp.append(
-          s("text", { x: b.x + b.w + 3 * k, y: b.y + 4 * k, "font-size": 8 * k, class: "ew-label", "text-anchor": "start", text: t("board.ew") }),
+          s("text", { x: b.x + b.w + 3 * k, y: b.y + 4 * k, "font-size": 8 * k, class: "ew-label", "text-anchor": "start", text: t("board.ew") },
+            s("title", { text: t("board.ewTitle", { a: this.cityByCode.get(this.layout.east_west[0]).name, b: this.cityByCode.get(this.layout.east_west[1]).name, awards }) })),
         );
       }
+      if (permCities[c.code]) grp.append(this.permissionBadge(c, b, permCities[c.code], permissions.get(c.code), top));
       g.append(grp);
     }
+  }
+
+  /** A green city's castle: a green box with battlements. */
+  castle(b) {
+    const k = this.k;
+    const m = 4.5 * k; // battlement size
+    const n = Math.max(2, Math.floor(b.w / (2 * m)));
+    const step = b.w / n;
+    let d = `M${b.x},${b.y + b.h} L${b.x},${b.y - m}`;
+    for (let i = 0; i < n; i++) {
+      const x = b.x + i * step;
+      d += ` L${x + step / 2},${b.y - m} L${x + step / 2},${b.y} L${x + step},${b.y}`;
+      if (i < n - 1) d += ` L${x + step},${b.y - m}`;
+    }
+    d += ` L${b.x + b.w},${b.y - m} L${b.x + b.w},${b.y + b.h} Z`;
+    return s("path", { d, class: "castle", filter: "url(#shadow)", "stroke-width": 1.4 * k });
+  }
+
+  /** The offices of a green city inside its castle: Extra offices on the left, the permanent marker's on the
+   * right (a dashed line between them), or an empty slot while it has none.  Keys g:<city>:<index>. */
+  drawGreenOffices(grp, c, b, state, keys) {
+    const k = this.k;
+    const left = ((state.extra_offices || {})[c.code] || []).length;
+    const row = this.greenRow(c);
+    if (!row.length) {
+      grp.append(s("rect", { x: c.x - b.O / 2, y: c.y - b.O / 2, width: b.O, height: b.O, rx: 2 * k, class: "green-empty", "stroke-width": 1.2 * k }));
+      return;
+    }
+    row.forEach((occ, i) => {
+      const [ox, oy] = this.officeCentre(c, i);
+      const key = `g:${c.code}:${i}`;
+      const kind = keys.get(key);
+      const og = s("g", { class: `office green-office${kind ? ` hl hl-${kind}` : ""}`, "data-key": key });
+      og.append(s("title", { text: t(i < left ? "board.greenExtra" : "board.greenRight", { city: c.name, n: i + 1, owner: occ[0] < 0 ? t("board.neutral") : this.ownerName(occ[0]) }) }));
+      if (kind) og.append(s("rect", { x: ox - b.O / 2 - 3 * k, y: oy - b.O / 2 - 3 * k, width: b.O + 6 * k, height: b.O + 6 * k, rx: 4 * k, class: "hl-ring" }));
+      og.append(s("rect", { x: ox - b.O / 2, y: oy - b.O / 2, width: b.O, height: b.O, rx: 2 * k, class: "green-slot", "stroke-width": 1 * k }));
+      og.append(this.piece(occ[1], occ[0], ox, oy, 12 * k));
+      grp.append(og);
+    });
+    if (left && left < row.length) {
+      const x = b.x + b.P + left * (b.O + b.G) - b.G / 2;
+      grp.append(s("line", { x1: x, y1: b.y + 2 * k, x2: x, y2: b.y + b.h - 2 * k, class: "green-divider", "stroke-width": 1.2 * k }));
+    }
+  }
+
+  /** Britannia: a permission city's seal (the countries it opens) with its holder's colour; faded once used. */
+  permissionBadge(c, b, countries, info, top) {
+    const k = this.k;
+    const label = `✉ ${countries.map((x) => t(`country.${x}.short`)).join("/")}`;
+    const w = (label.length * 5.4 + 16) * k;
+    const hgt = 13 * k;
+    const x = c.x - w / 2;
+    const y = top - hgt - 3 * k - (c.abilities || c.ability ? 15 * k : 0);
+    const holder = info ? info.holder : null;
+    const used = !!(info && info.used);
+    const holderName = holder === null || holder === undefined ? t("board.permissionNobody") : this.ownerName(holder);
+    const grp = s("g", { class: `permission${used ? " used" : ""}`, "data-permission": c.code, "data-holder": holder === null || holder === undefined ? "" : String(holder) });
+    grp.append(s("title", { text: t(used ? "board.permissionUsed" : "board.permissionTitle", { city: c.name, countries: countries.map((x) => t(`country.${x}`)).join(t("board.or")), holder: holderName }) }));
+    const stripes = countries.length;
+    countries.forEach((country, i) => {
+      grp.append(s("rect", { x: x + (i * w) / stripes, y, width: w / stripes, height: hgt, fill: COUNTRY_COLOUR[country], class: "permission-band" }));
+    });
+    grp.append(s("rect", { x, y, width: w, height: hgt, rx: 3 * k, class: "permission-frame", "stroke-width": 1 * k }));
+    // The holder's colour in a square on the badge's left end (empty: nobody holds it).
+    const sq = 8 * k;
+    grp.append(s("rect", { x: x + 2.5 * k, y: y + (hgt - sq) / 2, width: sq, height: sq, rx: 1.5 * k, fill: holder === null || holder === undefined ? "none" : this.colour(holder), class: "permission-holder", "stroke-width": 0.9 * k }));
+    grp.append(s("text", { x: x + sq + 4 * k + (w - sq - 4 * k) / 2, y: y + hgt - 3.6 * k, "font-size": 8 * k, class: "permission-label", text: label }));
+    if (used) grp.append(s("line", { x1: x + 2 * k, y1: y + hgt - 2 * k, x2: x + w - 2 * k, y2: y + 2 * k, class: "permission-strike", "stroke-width": 1.4 * k }));
+    return grp;
   }
 
   drawTable(state, keys) {
@@ -693,7 +959,7 @@ export class BoardView {
     const x0 = c.x - ((spaces.length - 1) * step) / 2;
     g.append(
       s("rect", { x: x0 - 16 * k, y: y - 15 * k, width: (spaces.length - 1) * step + 32 * k, height: 30 * k, rx: 6 * k, class: "table-box" }),
-      s("text", { x: c.x, y: y + 25 * k, "font-size": 8 * k, class: "table-label", text: t("board.table") }),
+      s("text", { x: c.x, y: y + 25 * k, "font-size": 8 * k, class: "table-label", text: this.expansion ? t("board.tableOf", { city: c.name }) : t("board.table") }),
     );
     this.tableXY = new Map();
     spaces.forEach((sp, i) => {
@@ -702,7 +968,7 @@ export class BoardView {
       const key = `t:${sp.colour}`;
       const kind = keys.get(key);
       const grp = s("g", { class: `table-space${kind ? ` hl hl-${kind}` : ""}`, "data-key": key });
-      grp.append(s("title", { text: t("board.tableTitle", { colour: t(`privilege.${sp.colour}`), points: sp.points }) }));
+      grp.append(s("title", { text: this.expansion ? t("board.tableOfTitle", { city: c.name, colour: t(`privilege.${sp.colour}`), points: sp.points }) : t("board.tableTitle", { colour: t(`privilege.${sp.colour}`), points: sp.points }) }));
       if (kind) grp.append(s("circle", { cx: x, cy: y, r: 14 * k, class: "hl-ring" }));
       grp.append(s("circle", { cx: x, cy: y, r: 10.5 * k, fill: PRIVILEGE_FILL[sp.colour], class: "office-slot", "stroke-width": 1.2 * k }));
       const occ = state.coellen_table[i];
@@ -730,8 +996,18 @@ export class BoardView {
       if (kind !== "claim" || !key.startsWith("r:")) continue;
       const geo = this.routeGeom.get(key.slice(2));
       if (!geo) continue;
-      const hasMarker = state.route_markers && state.route_markers[key.slice(2)] && !geo.tavern;
-      const [x, y] = this.besideRoute(geo, 44 * k, 18 * k, hasMarker ? 26 * k : 0);
+      const route = this.routeByCode.get(key.slice(2));
+      const hasMarker = (state.route_markers && state.route_markers[key.slice(2)] && !geo.tavern) || (route && route.permanent);
+      let [x, y] = this.besideRoute(geo, 44 * k, 18 * k, hasMarker ? 26 * k : 0);
+      const pm = route && route.permanent && this.permanentXY ? this.permanentXY.get(route.code) : null;
+      if (pm) {
+        // Beyond the route's permanent marker, seen from the route.
+        const dx = pm.x - geo.apex[0];
+        const dy = pm.y - geo.apex[1];
+        const len = Math.hypot(dx, dy) || 1;
+        const d = Math.abs(dx / len) * (pm.w / 2 + 26 * k) + Math.abs(dy / len) * (pm.hgt / 2 + 13 * k);
+        [x, y] = [pm.x + (dx / len) * d, pm.y + (dy / len) * d];
+      }
       g.append(
         s(
           "g",
@@ -760,6 +1036,72 @@ export class BoardView {
         ),
       );
     }
+  }
+
+  /** The permanent bonus markers of the sea routes (East, Britannia): a badge with a symbol and a short name, the
+   * whole rule in its tooltip; the one being resolved now glows. */
+  drawPermanent(state, keys) {
+    const k = this.k;
+    const g = clear(this.gPermanent);
+    const now = state.turn && state.turn.permanent ? state.turn.permanent.route : null;
+    if (!this.permanentXY) this.permanentXY = this.placePermanent();
+    for (const r of this.layout.routes) {
+      if (!r.permanent) continue;
+      const { x, y, w, hgt, label } = this.permanentXY.get(r.code);
+      const active = now === r.code;
+      g.append(
+        s(
+          "g",
+          { class: `permanent-marker${active ? " active" : ""}`, "data-route": r.code, "data-effect": r.permanent },
+          s("title", { text: t("board.permanentTitle", { route: `${this.cityByCode.get(r.cities[0]).name}–${this.cityByCode.get(r.cities[1]).name}`, rule: permanentFull(r.permanent, this.layout) }) }),
+          active ? s("rect", { x: x - w / 2 - 4 * k, y: y - hgt / 2 - 4 * k, width: w + 8 * k, height: hgt + 8 * k, rx: 8 * k, class: "permanent-glow", "stroke-width": 3 * k }) : null,
+          s("rect", { x: x - w / 2, y: y - hgt / 2, width: w, height: hgt, rx: 4 * k, class: "permanent-tile", "stroke-width": 1.4 * k, filter: "url(#shadow)" }),
+          s("text", { x, y: y + 3.6 * k, "font-size": 9.5 * k, class: "permanent-label", text: label }),
+        ),
+      );
+    }
+  }
+
+  /** Where each permanent marker's badge goes: beside its route, clear of the other badges, the cities and the
+   * houses (two sea routes meet at Calais, three at Malmö). */
+  placePermanent() {
+    const k = this.k;
+    const out = new Map();
+    const placed = [];
+    const houses = [...this.houseXY.values()];
+    const clash = (x, y, w, hgt) =>
+      x - w / 2 < 4 || y - hgt / 2 < 4 || x + w / 2 > this.layout.width - 4 || y + hgt / 2 > this.layout.height - 4 ||
+      placed.some((r) => Math.abs(r.x - x) < (r.w + w) / 2 + 3 * k && Math.abs(r.y - y) < (r.hgt + hgt) / 2 + 3 * k) ||
+      this.layout.cities.some((c) => {
+        const b = this.cityBox(c);
+        return x + w / 2 > b.x - 4 * k && x - w / 2 < b.x + b.w + 4 * k && y + hgt / 2 > b.y - 18 * k && y - hgt / 2 < b.y + b.h + 16 * k;
+      }) ||
+      houses.some(([hx, hy]) => Math.abs(hx - x) < w / 2 + 9 * k && Math.abs(hy - y) < hgt / 2 + 9 * k);
+    for (const r of this.layout.routes) {
+      if (!r.permanent) continue;
+      const geo = this.routeGeom.get(r.code);
+      const label = `${PERMANENT_ICON[r.permanent] || "★"} ${permanentShort(r.permanent, this.layout)}`;
+      const w = (label.length * 5.5 + 12) * k;
+      const hgt = 17 * k;
+      const [nx, ny] = geo.markerNormal;
+      let spot = null;
+      for (const extra of [0, 10, 20, 32, 46, 62].map((v) => v * k)) {
+        for (const side of [1, -1]) {
+          const d = 12 * k + Math.abs(nx) * (w / 2) + Math.abs(ny) * (hgt / 2) + extra;
+          const x = geo.apex[0] + side * nx * d;
+          const y = geo.apex[1] + side * ny * d;
+          if (!clash(x, y, w, hgt)) {
+            spot = [x, y];
+            break;
+          }
+        }
+        if (spot) break;
+      }
+      const [x, y] = spot || this.besideRoute(geo, w, hgt);
+      placed.push({ x, y, w, hgt });
+      out.set(r.code, { x, y, w, hgt, label });
+    }
+    return out;
   }
 
   drawPawn(state) {
@@ -811,13 +1153,14 @@ export class BoardView {
         g.append(s("rect", { x, y, width: sz, height: sz, rx: 1.5, fill: this.colour(seat), stroke: "#111", "stroke-width": 0.8, class: "track-piece", "data-seat": seat }));
       });
     }
-    // Completed cities 0..10.
+    // Completed cities 0..10 (East too; 8 on Britannia).
     const y1 = 54;
+    const goal = this.layout.cities_to_end || 10;
     g.append(s("text", { x: 5, y: y1 + 20, class: "track-caption", "text-anchor": "start", text: t("board.completedCities") }));
-    for (let i = 0; i <= 10; i++) {
+    for (let i = 0; i <= goal; i++) {
       const x = 120 + i * 30;
       g.append(
-        s("rect", { x, y: y1 + 4, width: 27, height: 24, rx: 3, class: `track-cell${i === 10 ? " goal" : ""}` }),
+        s("rect", { x, y: y1 + 4, width: 27, height: 24, rx: 3, class: `track-cell${i === goal ? " goal" : ""}`, "data-completed": i }),
         s("text", { x: x + 13.5, y: y1 + 14, class: "track-num", text: String(i) }),
       );
       if (i === state.completed_cities) g.append(s("rect", { x: x + 8, y: y1 + 16, width: 10, height: 10, rx: 1.5, fill: "#111", class: "completed-cube" }));
