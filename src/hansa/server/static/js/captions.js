@@ -97,10 +97,12 @@ export function caption(entry, ctx) {
       else if (j.benefit === "extra") benefit = t("cap.claimExtra", { city: cityName(ctx, j.target) });
       else if (j.benefit === "ability") {
         const c = ctx.layout && ctx.layout.cities.find((x) => x.code === j.target);
-        benefit = t("cap.claimAbility", { ability: abilityName(c && c.ability), city: cityName(ctx, j.target) });
+        benefit = t("cap.claimAbility", { ability: abilityName(j.ability || (c && c.ability)), city: cityName(ctx, j.target) });
       } else if (j.benefit === "table") {
         const sp = ctx.layout && ctx.layout.coellen_table.find((x) => x.colour === j.target);
-        benefit = t("cap.claimTable", { points: sp ? sp.points : "?" });
+        benefit = ctx.layout && ctx.layout.map
+          ? t("cap.claimTableOf", { city: cityName(ctx, ctx.layout.coellen), points: sp ? sp.points : "?" })
+          : t("cap.claimTable", { points: sp ? sp.points : "?" });
       }
       if (j.target && (j.benefit === "office" || j.benefit === "extra")) keys.push(`c:${j.target}`);
       text = t("cap.claim", { who, route: routeName(ctx, j.route), benefit });
@@ -151,6 +153,21 @@ export function caption(entry, ctx) {
       keys.push(`c:${j.city}`);
       text = t("cap.neutralOffice", { city: cityName(ctx, j.city) });
       break;
+    case "exchange": {
+      // Move any 2 (a permanent marker): two pieces exchange places.
+      const a = before(d, j.house) || [-1, "T"];
+      const b = before(d, j.other) || [-1, "T"];
+      keys.push(`h:${j.other}`);
+      text = t("cap.exchange", { who, a: `${whose(a[0])} ${pieceName(a[1])}`, b: `${whose(b[0])} ${pieceName(b[1])}`, from: routeName(ctx, routeOf(j.house)), to: routeName(ctx, routeOf(j.other)) });
+      break;
+    }
+    case "develop":
+      text = t("cap.develop", { who, ability: abilityName(j.ability) });
+      break;
+    case "green-office":
+      keys.push(`c:${j.city}`);
+      text = t("cap.greenOffice", { who, piece: pieceName(j.piece), city: cityName(ctx, j.city) });
+      break;
     default:
       text = t("cap.unknown", { who, move: entry.move });
   }
@@ -158,6 +175,7 @@ export function caption(entry, ctx) {
   for (const h of Object.keys(d.houses || {})) if (!keys.includes(`h:${h}`)) keys.push(`h:${h}`);
   for (const [city, i] of d.offices || []) keys.push(`o:${city}:${i}`);
   for (const [city] of d.extra_offices || []) keys.push(`c:${city}`);
+  for (const [city] of d.right_offices || []) if (!keys.includes(`c:${city}`)) keys.push(`c:${city}`);
   const points = (d.score || []).map((n, seat) => [seat, n]).filter(([, n]) => n);
   return { text, points, keys };
 }

@@ -8,7 +8,7 @@
 // pointing at an entry marks its place on the board.
 
 import { api, ApiError, CLOSE, LiveSocket, gameIdFromLocation, tokenFromLocation } from "./api.js";
-import { BoardView, PRIVILEGE_FILL } from "./board.js";
+import { BoardView, PRIVILEGE_FILL, permanentKey, permanentShort } from "./board.js";
 import { caption, pointsText, routeName, cityName } from "./captions.js";
 import { h, clear, put, $ } from "./dom.js";
 import { describeMove, renderDesks, renderLog, renderStatus, scoreTable, nameTag, seatName, swatchTag } from "./panels.js";
@@ -159,7 +159,15 @@ const KIND = {
   "neutral-office": "claim",
   pawn: "free",
   improve: "claim",
+  exchange: "remove",
+  develop: "claim",
+  "green-office": "claim",
 };
+
+/** How many choices a permanent bonus marker offers at most (what "left" counts down from). */
+const PERMANENT_MOVES = { move_any_2: 2, reuse_2_from_route: 2, place_2_in_wales_or_scotland: 2, develop_privilege: 1, office_in_green_city: 1 };
+
+const isGreen = (city) => !!(layout && layout.cities.some((c) => c.code === city && c.green));
 
 /** The index of the office a claim with benefit "office" in ``city`` would take (the leftmost free one). */
 function nextOffice(city) {
@@ -194,16 +202,31 @@ function indexLegal(legal) {
         if (j.benefit === "table") add(`t:${j.target}`, m);
         if (j.benefit === "office" && nextOffice(j.target) !== null) add(`o:${j.target}:${nextOffice(j.target)}`, m);
         if (j.benefit === "extra") add(`c:${j.target}`, m);
-        if (j.benefit === "ability") add(`ab:${j.target}`, m);
+        // Waren (East) offers two abilities, each its own pill on the board.
+        if (j.benefit === "ability") add(j.ability ? `ab:${j.target}:${j.ability}` : `ab:${j.target}`, m);
+        break;
+      case "exchange":
+        // Move any 2: the two pieces exchange places; either house starts it.
+        add(`h:${j.house}`, m);
+        add(`h:${j.other}`, m);
+        break;
+      case "develop":
+        add(`a:${j.ability}`, m);
+        break;
+      case "green-office":
+        add(`c:${j.city}`, m);
         break;
       case "marker":
         add(`r:${j.route}`, m);
         break;
-      case "swap":
-        add(`o:${j.city}:${j.office - 1}`, m);
-        add(`o:${j.city}:${j.office}`, m);
+      case "swap": {
+        // A green city's offices (East) are counted left to right over its Extra and permanent-marker offices.
+        const prefix = isGreen(j.city) ? "g" : "o";
+        add(`${prefix}:${j.city}:${j.office - 1}`, m);
+        add(`${prefix}:${j.city}:${j.office}`, m);
         add(`c:${j.city}`, m);
         break;
+      }
       case "neutral-office":
         add(`c:${j.city}`, m);
         break;
@@ -242,7 +265,10 @@ function highlights() {
   if (!mine(view)) return { keys, selected };
   if (mode && mode.type === "shift") {
     selected.add(`h:${mode.from}`);
-    for (const m of byKey.get(`h:${mode.from}`) || []) if (m.json.type === "shift") keys.set(`h:${m.json.to}`, "free");
+    for (const m of byKey.get(`h:${mode.from}`) || []) {
+      if (m.json.type === "shift") keys.set(`h:${m.json.to}`, "free");
+      if (m.json.type === "exchange") keys.set(`h:${m.json.house === mode.from ? m.json.other : m.json.house}`, "swap");
+    }
     return { keys, selected };
   }
   for (const [key, moves] of byKey) {
@@ -401,7 +427,10 @@ function onBoardClick(key, ev) {
     return;
   }
   if (mode && mode.type === "shift") {
-    const m = (byKey.get(`h:${mode.from}`) || []).find((x) => x.json.type === "shift" && `h:${x.json.to}` === key);
+    const target = key.slice(2);
+    const m = (byKey.get(`h:${mode.from}`) || []).find(
+      (x) => (x.json.type === "shift" && x.json.to === target) || (x.json.type === "exchange" && [x.json.house, x.json.other].includes(target) && target !== mode.from),
+    );
     if (m) send(m.text);
     else {
       mode = null;
@@ -410,7 +439,7 @@ function onBoardClick(key, ev) {
     return;
   }
   let moves = movesAt(key);
-  if (!moves.length && key.startsWith("o:")) {
+  if (!moves.length && (key.startsWith("o:") || key.startsWith("g:"))) {
     // An office without a move of its own stands for its city (e.g. the neutral office's city choice).
     key = `c:${key.split(":")[1]}`;
     moves = movesAt(key);
@@ -422,7 +451,8 @@ function onBoardClick(key, ev) {
     }
     return;
   }
-  const shifts = moves.filter((m) => m.json.type === "shift");
+  // Moving a piece (Move 3, a permanent marker's move or exchange): this piece, then where it goes.
+  const shifts = moves.filter((m) => m.json.type === "shift" || m.json.type === "exchange");
   if (shifts.length && shifts.length === moves.length) {
     mode = { type: "shift", from: key.slice(2) };
     redraw();
@@ -457,7 +487,7 @@ function popupTitle(key, moves) {
   const what = rest.join(":");
   if (kind === "h") return t("popup.house", { route: routeName(ctx, routeOfHouse(what)), n: what.split(":").pop() });
   if (kind === "r") return t("popup.route", { route: routeName(ctx, what) });
-  if (kind === "c" || kind === "o" || kind === "ab") return cityName(ctx, rest[0]);
+  if (kind === "c" || kind === "o" || kind === "g" || kind === "ab") return cityName(ctx, rest[0]);
   if (kind === "t") return t("popup.table", { colour: t(`privilege.${what}`) });
   if (kind === "p") return t("popup.province", { code: what });
   return moves.length ? describeMove(moves[0].json, ctx) : t("popup.choose");
@@ -482,7 +512,7 @@ function benefitIcon(m) {
     const sp = layout.coellen_table.find((x) => x.colour === j.target);
     return h("span", { class: "office-icon shape-circle", style: { "--fill": PRIVILEGE_FILL[j.target] } }, h("span", { class: `table-pts${j.target === "black" ? " on-dark" : ""}`, text: sp ? String(sp.points) : "" }));
   }
-  if (j.benefit === "ability") return h("span", { class: "office-icon ability", text: "▲" });
+  if (j.benefit === "ability") return h("span", { class: "office-icon ability", text: "▲", title: j.ability ? t(`ability.${j.ability}`) : null });
   return h("span", { class: "office-icon none", text: "–" });
 }
 
@@ -502,7 +532,7 @@ function openPopup(title, moves, ev) {
     if (!ca) return (BENEFIT_ORDER[a.json.benefit] ?? 5) - (BENEFIT_ORDER[b.json.benefit] ?? 5);
     return 0;
   });
-  const pieceMoves = moves.every((m) => ["place", "drop", "relocate"].includes(m.json.type));
+  const pieceMoves = moves.every((m) => ["place", "drop", "relocate", "green-office"].includes(m.json.type));
   moves.forEach((m, i) => {
     let hotkey = String(i + 1);
     if (pieceMoves && m.json.piece) hotkey = m.json.piece;
@@ -658,12 +688,21 @@ function renderControls() {
       ),
     );
   }
+  // A permanent bonus marker (East, Britannia): its one-step choices as buttons (the board takes the others).
+  const permanentBtns = [];
+  for (const m of byType("develop")) permanentBtns.push(button(describeMove(m.json, ctx), () => send(m.text), "marker-btn", { "data-move": m.text }));
+  if (permanentBtns.length) groups.push(h("div", { class: "btn-group" }, ...permanentBtns));
   const neutral = byType("neutral-office");
   if (neutral.length) groups.push(h("div", { class: "btn-group" }, ...neutral.map((m) => button(describeMove(m.json, ctx), () => send(m.text), "", { "data-move": m.text }))));
   // Relocation extras, done, hint, end.
   const tail = [];
   for (const m of byType("take")) tail.push(button(describeMove(m.json, ctx), () => send(m.text), "", { "data-move": m.text }));
-  for (const m of byType("done")) tail.push(button(describeMove(m.json, ctx), () => send(m.text), "", { "data-move": "done", id: "done-btn" }));
+  for (const m of byType("done")) {
+    // A permanent marker not yet used is declined; once used, the player is done with it.
+    const pm = st.turn.permanent;
+    const label = pm ? t(pm.left >= (PERMANENT_MOVES[pm.effect] || 1) ? "prompt.permanentDecline" : "prompt.permanentDone") : describeMove(m.json, ctx);
+    tail.push(button(label, () => send(m.text), pm ? "permanent-done" : "", { "data-move": "done", id: "done-btn" }));
+  }
   if (view.table && view.table.hints) tail.push(button(t("hint.button"), () => hint(), "hint-btn", { id: "hint-btn", title: t("hint.title") }));
   for (const m of byType("end")) tail.push(button(describeMove(m.json, ctx), () => endTurn(m.text), "end-btn", { "data-move": "end", id: "end-btn", title: t("prompt.endTitle") }));
   if (mode && mode.type === "shift") tail.push(button(t("common.cancel"), () => { mode = null; redraw(); }, "", { id: "cancel-mode" }));
@@ -682,7 +721,10 @@ function promptText(st, types) {
   const tu = st.turn;
   if (mode && mode.type === "swap") return t("prompt.modeSwap");
   if (mode && mode.type === "pawn") return t("prompt.modePawn");
-  if (mode && mode.type === "shift") return t("prompt.modeShift");
+  if (mode && mode.type === "shift") {
+    const exchange = (byKey.get(`h:${mode.from}`) || []).some((m) => m.json.type === "exchange");
+    return t(exchange ? "prompt.modeShiftExchange" : "prompt.modeShift");
+  }
   switch (tu.phase) {
     case "actions": {
       const bits = [];
@@ -691,6 +733,15 @@ function promptText(st, types) {
     }
     case "relocate":
       return t(types.has("relocate") ? "prompt.relocate" : "prompt.relocateDone");
+    case "permanent": {
+      // What the route's permanent marker does, what to click, and how many moves are left.
+      const pm = tu.permanent;
+      if (!pm) return t("prompt.choose");
+      const route = routeName(ctx, pm.route);
+      const what = t(`prompt.permanent.${permanentKey(pm.effect, layout)}`, { route, n: pm.left });
+      const many = (PERMANENT_MOVES[pm.effect] || 1) > 1;
+      return `${t("prompt.permanent", { route, marker: permanentShort(pm.effect, layout) })} ${what}${many ? ` ${tn("prompt.permanentLeft", pm.left)}` : ""}`;
+    }
     case "remove":
       return t("prompt.remove", { n: tu.remove_left });
     case "move":
@@ -898,7 +949,7 @@ function redraw() {
   renderStatus(el.status, view.state, ctx);
   if (HALTED.has(view.status)) el.status.prepend(h("b", { class: "st-halted", text: t(`state.${view.status}`) }), " · ");
   const abilityKeys = new Map();
-  if (mine(view)) for (const m of view.legal) if (m.json.type === "improve") abilityKeys.set(m.json.ability, "claim");
+  if (mine(view)) for (const m of view.legal) if (m.json.type === "improve" || m.json.type === "develop") abilityKeys.set(m.json.ability, "claim");
   renderDesks(el.desks, view.state, ctx, {
     you: view.you,
     ended: view.status !== "running",
@@ -906,7 +957,7 @@ function redraw() {
     note: deskNote,
     abilityKeys,
     onAbility: (a) => {
-      const m = view.legal.find((x) => x.json.type === "improve" && x.json.ability === a);
+      const m = view.legal.find((x) => (x.json.type === "improve" || x.json.type === "develop") && x.json.ability === a);
       if (m) send(m.text);
     },
   });

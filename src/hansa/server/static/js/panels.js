@@ -65,7 +65,7 @@ export function describeMove(m, ctx) {
     case "take-from":
       return t("move.takeFrom");
     case "done":
-      return t(ctx.phase === "remove" ? "move.stopRemoving" : "move.done");
+      return t(ctx.phase === "remove" ? "move.stopRemoving" : ctx.phase === "permanent" ? "prompt.permanentDone" : "move.done");
     case "claim":
       switch (m.benefit) {
         case "office":
@@ -73,9 +73,10 @@ export function describeMove(m, ctx) {
         case "extra":
           return t("move.claimExtra", { city: cityName(ctx, m.target), piece: pieceName(m.piece) });
         case "ability":
-          return t("move.claimAbility", { ability: abilityOfCity(ctx, m.target), city: cityName(ctx, m.target) });
+          return t("move.claimAbility", { ability: m.ability ? abilityName(m.ability) : abilityOfCity(ctx, m.target), city: cityName(ctx, m.target) });
         case "table": {
           const sp = ctx.layout && ctx.layout.coellen_table.find((x) => x.colour === m.target);
+          if (ctx.layout && ctx.layout.map) return t("move.claimTableOf", { city: cityName(ctx, ctx.layout.coellen), colour: t(`privilege.${m.target}`), points: sp ? sp.points : "?" });
           return t("move.claimTable", { colour: t(`privilege.${m.target}`), points: sp ? sp.points : "?" });
         }
         default:
@@ -99,6 +100,12 @@ export function describeMove(m, ctx) {
       return t(m.paid ? "move.pawnPaid" : "move.pawn", { province: m.province });
     case "neutral-office":
       return t("move.neutralOffice", { city: cityName(ctx, m.city) });
+    case "exchange":
+      return t("move.exchange", { a: m.house, b: m.other });
+    case "develop":
+      return t("move.develop", { ability: abilityName(m.ability) });
+    case "green-office":
+      return t("move.greenOffice", { city: cityName(ctx, m.city), piece: pieceName(m.piece) });
     default:
       return m.type;
   }
@@ -109,7 +116,7 @@ function abilityOfCity(ctx, code) {
   return abilityName(c && c.ability);
 }
 
-const PHASES = new Set(["move", "remove", "markers", "pawn_setup", "pawn_end", "neutral_office"]);
+const PHASES = new Set(["move", "remove", "markers", "pawn_setup", "pawn_end", "neutral_office", "permanent"]);
 
 /** The status line, one short line: turn, whose, what is going on, actions used. */
 export function renderStatus(el, state, ctx) {
@@ -276,13 +283,36 @@ export function renderLog(el, log, ctx, opts = {}) {
 
 const SCORE_COLS = ["in_game", "abilities", "markers", "coellen", "control", "network", "total"];
 
+/** The score categories of the map: Britannia adds its countries (Wales, and Scotland on the large side). */
+export function scoreColumns(layout) {
+  if (!countriesScored(layout).length) return SCORE_COLS;
+  return [...SCORE_COLS.slice(0, -1), "countries", "total"];
+}
+
+/** The countries a map scores at the end (Britannia: ["Wales"] or ["Wales", "Scotland"]). */
+export const countriesScored = (layout) => Object.keys((layout && layout.country_scoring) || {});
+
+/** A score category's name, long and short: the special table is named after its city on the expansion maps. */
+export function scoreLabel(key, layout) {
+  if (key === "coellen" && layout && layout.map) {
+    const c = layout.cities.find((x) => x.code === layout.coellen);
+    return [t("score.tableOf", { city: c ? c.name : layout.coellen }), t("score.tableOf.short")];
+  }
+  if (key === "countries") {
+    const list = countriesScored(layout);
+    return [list.map((x) => t(`country.${x}`)).join(" + "), list.map((x) => t(`country.${x}.short`)).join("/")];
+  }
+  return [t(`score.${key}`), t(`score.${key}.short`)];
+}
+
 /** A header with a long and a short label (the short one on narrow screens, the long one in its tooltip). */
-const headCell = (long, short) => h("th", { title: long }, h("span", { class: "long", text: long }), h("span", { class: "short", text: short }));
+const headCell = (long, short, key) => h("th", { title: long, "data-col": key }, h("span", { class: "long", text: long }), h("span", { class: "short", text: short }));
 
 /** Final score breakdown (state.result). */
 export function scoreTable(result, ctx) {
   const table = h("table", { class: "score-table" });
-  table.append(h("thead", null, h("tr", null, h("th", { text: t("score.player") }), ...SCORE_COLS.map((k) => headCell(t(`score.${k}`), t(`score.${k}.short`))))));
+  const SCORE_COLS = scoreColumns(ctx.layout);
+  table.append(h("thead", null, h("tr", null, h("th", { text: t("score.player") }), ...SCORE_COLS.map((k) => headCell(...scoreLabel(k, ctx.layout), k)))));
   const body = h("tbody");
   const rows = [...result.scores].sort((a, b) => b.total - a.total);
   for (const sc of rows) {
@@ -292,7 +322,7 @@ export function scoreTable(result, ctx) {
         "tr",
         { class: win ? "winner" : "", "data-seat": sc.player },
         h("td", null, nameTag(ctx, sc.player), win ? h("span", { class: "win-mark", title: t("score.winner") }, " ★", h("span", { class: "long", text: " " + t("score.winner") })) : null),
-        ...SCORE_COLS.map((k) => h("td", { class: k === "total" ? "total" : "", text: String(sc[k]) })),
+        ...SCORE_COLS.map((k) => h("td", { class: k === "total" ? "total" : "", "data-col": k, text: String(sc[k] ?? 0) })),
       ),
     );
   }

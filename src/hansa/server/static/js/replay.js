@@ -5,7 +5,7 @@
 import { api, gameIdFromLocation } from "./api.js";
 import { BoardView } from "./board.js";
 import { h, clear, $, isLight } from "./dom.js";
-import { renderDesks, renderStatus, swatchTag } from "./panels.js";
+import { renderDesks, renderStatus, scoreColumns, scoreLabel, swatchTag } from "./panels.js";
 import { caption } from "./captions.js";
 import { scoreChart, setChartCursor } from "./chart.js";
 import { loadSettings, saveSettings } from "./settings.js";
@@ -51,8 +51,10 @@ let chart = null;
 const logSeat = new Map(); // move number -> seat that made it (the view's log: the latest moves only)
 const items = new Map(); // move number -> its <li> in the move list
 
-// The rows of the final scoring, each named by replay.row.<key>.
-const FINAL_ROWS = ["in_game", "abilities", "markers", "coellen", "control", "network", "total"];
+// The rows of the final scoring, each named by replay.row.<key> (on East and Britannia the special table by its city,
+// and Britannia's countries: panels.js scoreColumns and scoreLabel).
+const finalRows = () => scoreColumns(ctx && ctx.layout);
+const rowLabel = (key) => (key === "countries" || (key === "coellen" && ctx && ctx.layout.map) ? scoreLabel(key, ctx.layout)[0] : t(`replay.row.${key}`));
 
 function showError(message) {
   el.error.textContent = message;
@@ -257,9 +259,9 @@ function renderFinal() {
     );
   }
   const body = h("tbody");
-  for (const key of FINAL_ROWS) {
-    const row = h("tr", { class: `ft-row ft-${key}`, "data-row": key }, h("th", { scope: "row", class: "ft-cat", text: t(`replay.row.${key}`) }));
-    for (const sc of cols) row.append(h("td", { class: winners.has(sc.player) ? "winner" : null, "data-seat": sc.player, text: String(sc[key]) }));
+  for (const key of finalRows()) {
+    const row = h("tr", { class: `ft-row ft-${key}`, "data-row": key }, h("th", { scope: "row", class: "ft-cat", text: rowLabel(key) }));
+    for (const sc of cols) row.append(h("td", { class: winners.has(sc.player) ? "winner" : null, "data-seat": sc.player, text: String(sc[key] ?? 0) }));
     body.append(row);
   }
   const winnerLine = h("p", { class: "ft-winners" }, h("span", { class: "ft-winners-label", text: tn("replay.winners", winners.size) }), ...[...winners].map((w) => seatTag(w)));
