@@ -14,7 +14,16 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from browser_support import CHROMIUM, CONTRAST, Server, open_game, page_view, version, wait_mine_or_over, wait_version_change
+from browser_support import (
+    CHROMIUM,
+    CONTRAST,
+    Server,
+    open_game,
+    page_view,
+    version,
+    wait_mine_or_over,
+    wait_version_change,
+)
 
 pytest.importorskip("playwright.sync_api", reason="the Python playwright package is not installed")
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"browser tests need Debian chromium at {CHROMIUM}")
