@@ -250,6 +250,11 @@ GAMES = [
 def test_a_whole_game_on_the_map(new_page: Any, server: Server, map_name: str, players: int, side: str, bots: list[str], seed: int) -> None:
     page = new_page(viewport=DESKTOP)
     game = create_from_lobby(page, server, map_name, players, bots, seed)
+    # My games names the map too.
+    page.goto(server.base + "/my-games")
+    tag = page.locator(f".mg-item[data-id='{game['id']}'] .map-tag")
+    tag.wait_for()
+    assert tag.get_attribute("data-map") == map_name
     open_game(page, server, game["seats"][0]["url"])
     layout = server.call("GET", f"/api/boards/{side}")
     view = page_view(page)
