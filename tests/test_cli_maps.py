@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from test_cli import run
 
 from hansa.bots import make_bot
 from hansa.core.state import GameState
 from hansa.tui.render import render_board, render_scores
+from test_cli import run
 
 SHARED = Path(__file__).parent.parent.parent / "shared" / "expansions" / "maps.json"
 VENDORED = Path(__file__).parent / "fixtures" / "maps.json"
