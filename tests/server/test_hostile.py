@@ -363,7 +363,8 @@ def test_lobby_is_paged_summaries(make_server: Any) -> None:
         page = httpx.get(server.url + "/api/games", params=params).json()
         assert len(page["games"]) <= 3
         for entry in page["games"]:
-            assert set(entry) == {"id", "created", "updated", "players", "status", "note", "turn", "moves", "seed"}
+            assert set(entry) == {"id", "created", "updated", "players", "status", "note", "turn", "moves", "seed", "map"}
+            assert entry["map"] == "base"
         seen += [e["id"] for e in page["games"]]
         cursor = page["next"]
         if cursor is None:
