@@ -43,6 +43,7 @@ from ..core.constants import (
     PRIVILEGE,
     marker_points,
 )
+from ..core.scoring import country_points
 from ..core.state import GameState, Phase
 
 
@@ -173,7 +174,9 @@ def _office_facts(state: GameState) -> _Facts:
                 held[o][c] = k
     networks = [largest_network(state, held[p]) for p in range(n)]
     controlled = [sum(1 for owner in ctrl if owner == p) for p in range(n)]
-    countries = _country_points(state, ctrl, held) if board.country_scoring else [0] * n
+    countries = (
+        country_points(board, n, ctrl, lambda p, c: held[p].get(c, 0)) if board.country_scoring else [0] * n
+    )
 
     totals = [sum(held[p].values()) for p in range(n)]
     if len(_FACTS) >= _FACTS_LIMIT:
@@ -225,29 +228,6 @@ def _final(state: GameState, p: int, facts: _Facts) -> float:
     total += CONTROL_POINTS * controlled[p]
     total += networks[p] * ABILITY_VALUES[KEYS][levels[p * 5 + KEYS]]
     return total + countries[p]
-
-
-def _country_points(state: GameState, ctrl: list[int | None], held: list[dict[int, int]]) -> list[int]:
-    """Britannia: the Wales and Scotland scoring if the game ended now (docs/rules-expansions.md §E4.9)."""
-    out = [0] * state.players
-    for _, cities, awards in state.board.country_scoring:
-        ranked = []
-        for p in range(state.players):
-            offices = sum(held[p].get(c, 0) for c in cities)
-            if offices:
-                ranked.append(((sum(1 for c in cities if ctrl[c] == p), offices), p))
-        ranked.sort(key=lambda kp: kp[0], reverse=True)
-        place = i = 0
-        while i < len(ranked):
-            j = i
-            while j < len(ranked) and ranked[j][0] == ranked[i][0]:
-                j += 1
-            pot = sum(awards[k] for k in range(place, place + j - i) if k < len(awards))
-            for _, p in ranked[i:j]:
-                out[p] += pot // (j - i)
-            place += j - i
-            i = j
-    return out
 
 
 def claim_value(state: GameState, p: int, r: int, w: Weights = DEFAULT) -> float:

@@ -208,9 +208,11 @@ class ExpansionQueries(Position):
             return board.country_rings[board.routes[self.rl_route].country][self.rl_route]
         return board.rings[self.rl_route]
 
-    def relocation_origin(self) -> int:
-        """Country whose routes (with England's) the displaced player's pieces may go to."""
-        return self.board.routes[self.rl_route].country if self.board.countries else ANYWHERE
+    def relocation_origin(self, route: int = -1) -> int:
+        """Country whose routes (with England's) pieces displaced from ``route`` (default: the relocation's) may go
+        to; :data:`ANYWHERE` off Britannia."""
+        board = self.board
+        return board.routes[self.rl_route if route < 0 else route].country if board.countries else ANYWHERE
 
     def kind_distance(self, kind: int) -> int:
         """Nearest ring holding a free house a relocated piece of ``kind`` may take (0 if none)."""

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from .board import Board
 from .constants import (
     ABILITY_MAX,
     ACTIONS,
@@ -63,23 +64,29 @@ def network_score(state: GameState, player: int) -> int:
 
 
 def country_scores(state: GameState, controllers: list[int | None] | None = None) -> list[int]:
-    """Britannia's final scoring of Wales and Scotland (docs/rules-expansions.md §E4.9), per seat.
+    """Britannia's final scoring of Wales and Scotland (docs/rules-expansions.md §E4.9), per seat."""
+    if not state.board.country_scoring:
+        return [0] * state.players
+    if controllers is None:
+        controllers = [state.controller(c) for c in range(len(state.board.cities))]
+    per_city = [state.cities_with_office(p) for p in range(state.players)]
+    return country_points(state.board, state.players, controllers, lambda p, c: per_city[p][c])
+
+
+def country_points(
+    board: Board, players: int, controllers: list[int | None], offices: Callable[[int, int], int]
+) -> list[int]:
+    """The Wales and Scotland scoring from the cities' ``controllers`` and ``offices(seat, city)``.
 
     Candidates hold an office in a city of the country; they rank by (cities of it they control, their offices
     there); tied candidates share the awards of the places they cover, each taking the floor of the mean."""
-    board = state.board
-    out = [0] * state.players
-    if not board.country_scoring:
-        return out
-    if controllers is None:
-        controllers = [state.controller(c) for c in range(len(board.cities))]
-    per_city = [state.cities_with_office(p) for p in range(state.players)]
+    out = [0] * players
     for _, cities, awards in board.country_scoring:
         ranked = []
-        for p in range(state.players):
-            offices = sum(per_city[p][c] for c in cities)
-            if offices:
-                ranked.append(((sum(1 for c in cities if controllers[c] == p), offices), p))
+        for p in range(players):
+            held = sum(offices(p, c) for c in cities)
+            if held:
+                ranked.append(((sum(1 for c in cities if controllers[c] == p), held), p))
         ranked.sort(key=lambda kp: kp[0], reverse=True)
         place = i = 0
         while i < len(ranked):

@@ -252,9 +252,7 @@ class GameState(MoveGenerator):
         self.actions_used += 1
         owner = code >> 1
         if self.board.expansion:
-            self.rl_route = r  # the relocation's origin, for the question below
-            nowhere = not self.fits([(code & 1, self.relocation_origin())], r)
-            self.rl_route = -1
+            nowhere = not self.fits([(code & 1, self.relocation_origin(r))], r)
         else:
             nowhere = self.free_total - self.route_free[r] <= 0
         if nowhere:
