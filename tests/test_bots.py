@@ -9,7 +9,7 @@ import random
 import pytest
 
 from hansa.bots import BOT_NAMES, HeuristicBot, make_bot
-from hansa.bots.evaluation import evaluate
+from hansa.bots.evaluation import Weights, evaluate
 from hansa.bots.mcts import MctsBot
 from hansa.core.moves import Move
 from hansa.core.state import GameState
@@ -128,6 +128,39 @@ def test_evaluation_prefers_own_progress() -> None:
     state.play(next(m for m in state.legal_moves() if m.text() == "place T GRO-EMD:2"))
     after = evaluate(state)[0]
     assert after > before
+
+
+def test_evaluation_penalises_running_out_of_movable_pieces() -> None:
+    """Below ``mobile_floor`` movable pieces (supply, stock, routes) each piece lost costs more and more."""
+    w = Weights()
+    state = GameState.new(3, 2, start_player=0)
+    drops = []
+    for left in range(w.mobile_floor + 2, -1, -1):
+        pos = state.copy()
+        pos.sup_t[0], pos.sup_m[0], pos.stk_t[0], pos.stk_m[0] = left, 0, 0, 0
+        drops.append(evaluate(pos, w)[0] - evaluate(pos, Weights(stranded=0.0))[0])
+    # No penalty at or above the floor, then (floor - mobile)² × stranded.
+    assert drops[:3] == [0.0, 0.0, 0.0]
+    assert drops[3:] == pytest.approx([-w.stranded * k * k for k in range(1, w.mobile_floor + 1)])
+
+
+@pytest.mark.parametrize("seed", [44, 49])
+def test_heuristic_keeps_pieces_to_end_a_game_it_leads(seed: int) -> None:
+    """Against two random bots, a heuristic that took offices with its last movable pieces (``stranded`` = 0) was
+    left with nothing that could move a point short of the end, and these games never ended; now they do."""
+
+    def finish(weights: Weights) -> GameState:
+        state = GameState.new(3, seed)
+        bots = [HeuristicBot(seed * 10, weights=weights), make_bot("random", seed * 10 + 1), make_bot("random", seed * 10 + 2)]
+        for _ in range(3000):
+            if state.is_over:
+                break
+            state.play(bots[state.decider].choose(state))
+        return state
+
+    assert not finish(Weights(stranded=0.0)).is_over
+    state = finish(Weights())
+    assert state.is_over and state.end_triggers
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])

@@ -14,6 +14,9 @@ Terms for seat ``p``:
   it would bring (control points, the best benefit, the marker on it); a full own route counts
   ``full_route_hold`` of it.
 * **pieces** — pieces in the supply (ready) and in the stock (one Income away).
+* **mobility** — a penalty when fewer than ``mobile_floor`` of ``p``'s pieces can still move (supply, stock,
+  routes, hand): a piece in an office or on the desk never plays again, and a player left with one or two such
+  pieces can complete no route, score no point and so never end the game it leads.
 * **markers** — unused bonus markers (their effect is still to come).
 
 Not in ``evaluate``, because they depend on who is looking: the actions the deciding seat has left this turn
@@ -75,6 +78,12 @@ class Weights:
     #: keeps the last piece from looking so precious that a bot never completes a route with it.
     liquidity: float = 1.0
     stock_share: float = 0.4
+    #: Mobility: ``stranded × (mobile_floor - mobile)²`` is subtracted while a seat has fewer than ``mobile_floor``
+    #: pieces outside the offices and the desk.  Every office taken spends a piece for good and only an ability
+    #: upgrade gives one back, so a bot that took offices greedily could end with every piece placed for good,
+    #: stuck a point short of the end of a game it led by fifty (seen against random opponents).
+    mobile_floor: int = 4
+    stranded: float = 1.0
     #: A piece in hand during a Move or a relocation (about to land on the board).
     supply_piece: float = 0.15
     #: An action still available to the deciding seat in its own turn (ending a turn early forfeits them).  Not
@@ -335,19 +344,29 @@ def evaluate(state: GameState, w: Weights = DEFAULT) -> list[float]:
     tables: dict[int, CityTable] = {}
     values = [_final(state, p, facts) + w.office_held * totals[p] for p in range(n)]
     levels = state.levels
+    on_routes = [0] * n
+    for code in state.houses:
+        if code >= 0 and code >> 1 < n:
+            on_routes[code >> 1] += 1
+    holder = -1
+    if state.phase == Phase.MOVE or state.phase == Phase.RELOCATE:  # pieces in hand are about to land
+        holder = state.current if state.phase == Phase.MOVE else state.rl_owner
     for p in range(n):
         v = 0.0
         for a in range(5):
             v += w.ability_level[a] * levels[p * 5 + a]
         ready = state.sup_t[p] + state.sup_m[p] + w.stock_share * (state.stk_t[p] + state.stk_m[p])
         v += w.liquidity * math.sqrt(ready + 1.0)
+        mobile = state.sup_t[p] + state.sup_m[p] + state.stk_t[p] + state.stk_m[p] + on_routes[p]
+        if p == holder:
+            mobile += len(state.hand)
+        if mobile < w.mobile_floor and not state.is_over:
+            v -= w.stranded * (w.mobile_floor - mobile) ** 2
         for kind in state.markers[p]:
             v += w.unused_marker[kind]
         values[p] += v
-    if state.phase == Phase.MOVE or state.phase == Phase.RELOCATE:  # pieces in hand are about to land
-        holder = state.current if state.phase == Phase.MOVE else state.rl_owner
-        if 0 <= holder < n:
-            values[holder] += w.supply_piece * len(state.hand)
+    if 0 <= holder < n:
+        values[holder] += w.supply_piece * len(state.hand)
     # Routes held by one seat only.
     houses = state.houses
     for route in state.board.routes:
