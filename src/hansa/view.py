@@ -122,7 +122,7 @@ def public_state(state: GameState) -> dict[str, Any]:
                 "city": board.cities[c].code,
                 "countries": [COUNTRIES[k] for k in range(len(COUNTRIES)) if mask >> k & 1],
                 "holder": holders[i] if holders[i] >= 0 else None,
-                "used": bool(state.perm_used >> i & 1),
+                "used": bool(state.perm_used >> i & 1) and not state.is_over,  # "this turn": no turn after the end
             }
             for i, (c, mask) in enumerate(board.permission_cities)
         ]
