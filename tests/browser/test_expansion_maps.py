@@ -305,6 +305,8 @@ def test_a_whole_game_on_the_map(new_page: Any, server: Server, map_name: str, p
     phone.reload()
     phone.wait_for_selector("#endgame .score-table")
     shot(phone, f"{side}-phone-end", full=True)
+    # The whole table fits the phone's width, the totals column included (no sideways scrolling).
+    assert phone.locator("#endgame .table-scroll").evaluate("(e) => e.scrollWidth <= e.clientWidth + 1")
     assert moves > 5 and {"place", "claim"} <= kinds
     # The replay shows the final scoring with the same columns.
     page.goto(server.base + f"/replay/{game['id']}")

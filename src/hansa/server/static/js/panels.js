@@ -300,7 +300,8 @@ export function scoreLabel(key, layout) {
   }
   if (key === "countries") {
     const list = countriesScored(layout);
-    return [list.map((x) => t(`country.${x}`)).join(" + "), list.map((x) => t(`country.${x}.short`)).join("/")];
+    // Narrow screens: the countries' initials ("W/S"), so the whole table fits a phone.
+    return [list.map((x) => t(`country.${x}`)).join(" + "), list.map((x) => t(`country.${x}.short`).charAt(0)).join("/")];
   }
   return [t(`score.${key}`), t(`score.${key}.short`)];
 }
