@@ -12,6 +12,7 @@ from expansion_play import EXPANSION_CONFIGS, EXPANSION_IDS, sea_claim_positions
 from hansa.ai.actions import EXPANSION_FAMILIES, FAMILIES, GREEN_SWAPS, VERSION, ActionIndex
 from hansa.bots import ClaimingRandomBot
 from hansa.core.board import load_board
+from hansa.core.constants import EXTRA_OFFICE, MARKER_PRESETS, TAVERN_MARKERS
 from hansa.core.moves import Claim, Develop, Exchange, GreenOffice, Move, Shift, Swap
 from hansa.core.position import Phase
 from hansa.core.state import GameState
@@ -99,6 +100,22 @@ def test_fingerprint_names_side_and_version_and_refuses_another() -> None:
     for side in ("east", "britannia_3"):
         with pytest.raises(ValueError, match="mismatch"):
             ActionIndex.for_side(side).check(small.fingerprint)
+
+
+def test_every_green_city_swap_has_an_index() -> None:
+    """A green city's row grows only by extra-office markers (the most of any marker set, plus the tavern's one) and
+    by the office of each *office in a green city* permanent marker (one-time): its longest row's swaps all fit in
+    the ``green-swap`` family."""
+    board = load_board("east")
+    extra_markers = max(counts[EXTRA_OFFICE] for counts in MARKER_PRESETS.values()) + TAVERN_MARKERS.count(EXTRA_OFFICE)
+    green_markers = sum(1 for route in board.routes if route.permanent == "office_in_green_city")
+    assert (extra_markers, green_markers) == (5, 1)
+    longest_row = extra_markers + green_markers
+    assert longest_row - 1 <= GREEN_SWAPS  # a swap names the left office of a pair, 1-based
+    east = ActionIndex.for_side("east")
+    for city in board.green_cities:
+        code = board.cities[city].code
+        assert all(east.index(Swap(code, i)) >= 0 for i in range(1, longest_row))
 
 
 def test_expansion_families_name_the_new_moves() -> None:

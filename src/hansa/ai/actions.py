@@ -66,9 +66,10 @@ from ..core.state import GameState
 VERSION = 1
 
 #: Offices of a green city (East) whose neighbours' swaps have an index: positions 1..GREEN_SWAPS of the city's row
-#: (extra offices, then the permanent marker's offices).  120 whole games of the heuristic bots (3-5 players) never
-#: put more than 2 offices in a green city; a swap further right is left out of the mask (the only moves the index
-#: cannot name).
+#: (extra offices, then the permanent marker's offices).  A row holds at most 6 offices: extra offices come only from
+#: extra-office markers (at most 4 in the face-down supply of any marker set, plus the tavern's one) and the right
+#: ones only from the one-time *office in a green city* marker; so every swap has an index, with room to spare
+#: (tests/test_ai_actions.py checks the bound).
 GREEN_SWAPS = 7
 
 #: The families in index order, with what each is laid out over.
@@ -305,7 +306,7 @@ class ActionIndex:
 
     def _index_of(self, m: Move) -> int:
         """The index of one move (a shift's shift-from, an exchange's exchange-from) by value; an interned move is
-        remembered by identity.  -1 for a swap in a green city beyond :data:`GREEN_SWAPS`."""
+        remembered by identity.  -1 for a swap in a green city beyond :data:`GREEN_SWAPS` (which no game reaches)."""
         if type(m) is Shift:
             return self._shift_from + self._house[m.house]
         if type(m) is Exchange:
