@@ -25,12 +25,19 @@ fi
 if command -v pg_ctlcluster >/dev/null; then
   version=$(ls /usr/lib/postgresql | sort -V | tail -n 1)
   if ! pg_lsclusters -h | awk '{print $4}' | grep -q online; then
-    $SUDO pg_ctlcluster "$version" main start || echo "warning: could not start PostgreSQL" >&2
+    # After an unclean stop the server first recovers (and syncs its data directory), which can take longer than
+    # pg_ctl's 60 s: it goes on starting in the background, so wait for it below rather than give up.
+    $SUDO pg_ctlcluster "$version" main start || echo "PostgreSQL is still starting (recovery); waiting" >&2
   fi
-  for _ in $(seq 1 30); do
+  for _ in $(seq 1 600); do
     $SUDO runuser -u postgres -- pg_isready -q -h 127.0.0.1 && break
     sleep 0.5
   done
+  if ! $SUDO runuser -u postgres -- pg_isready -q -h 127.0.0.1; then
+    # PostgreSQL is installed: the persistence and scale-out tests must run, not be skipped.
+    echo "error: PostgreSQL did not accept connections within 5 minutes (see /var/log/postgresql/)" >&2
+    exit 1
+  fi
   if $SUDO runuser -u postgres -- pg_isready -q -h 127.0.0.1; then
     $SUDO runuser -u postgres -- psql -q -v ON_ERROR_STOP=1 -c \
       "DO \$\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'hansa_test') THEN

@@ -4,6 +4,7 @@ no other test directory uses."""
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import signal
@@ -77,8 +78,27 @@ class Server:
         self.start()
 
 
+_CREATED: list[str] = []
+
+
+def _drop_created_databases() -> None:
+    """At the end of the test process: drop the databases it made (their servers are gone by then), so repeated runs
+    do not fill the cluster (hundreds of leftover databases once made a restart's recovery take minutes)."""
+    if not _CREATED:
+        return
+    import sqlalchemy
+
+    admin = sqlalchemy.create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            for name in _CREATED:
+                conn.execute(sqlalchemy.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    finally:
+        admin.dispose()
+
+
 def postgres_database() -> str:
-    """A fresh database on the PostgreSQL server of HANSA_TEST_POSTGRES_URL."""
+    """A fresh database on the PostgreSQL server of HANSA_TEST_POSTGRES_URL, dropped when the test process ends."""
     import sqlalchemy
 
     assert POSTGRES_URL
@@ -87,5 +107,8 @@ def postgres_database() -> str:
     with admin.connect() as conn:
         conn.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
     admin.dispose()
+    if not _CREATED:
+        atexit.register(_drop_created_databases)
+    _CREATED.append(name)
     url = sqlalchemy.engine.make_url(POSTGRES_URL).set(database=name)
     return url.render_as_string(hide_password=False)
