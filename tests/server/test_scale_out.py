@@ -249,9 +249,11 @@ def test_bot_workers_play_the_bots_of_every_web_process(cluster: Any) -> None:
         ws = await websockets.connect(a.url.replace("http", "ws") + f"/api/games/{gid}/ws", subprotocols=["hansa"])
         try:
             for _ in range(3):  # Ada ends her turn on process B; the workers play both bots; A's socket sees it
-                v = her_turn(b, gid, ada, after=-1)
+                # The HTTP polling runs in a thread: blocking the event loop for the bots' whole turn would leave the
+                # socket's pings unanswered (and the server may drop a client that does not answer them).
+                v = await asyncio.to_thread(her_turn, b, gid, ada, -1)
                 assert move(b, gid, ada, "end", v["version"]).status_code == 200
-                back = her_turn(a, gid, ada, after=v["version"])
+                back = await asyncio.to_thread(her_turn, a, gid, ada, v["version"])
                 assert {1, 2} <= {e["seat"] for e in back["log"] if e["n"] > v["version"] + 1}
                 assert (await next_view(ws, back["version"], timeout=30))["version"] >= back["version"]
         finally:
