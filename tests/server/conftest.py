@@ -6,7 +6,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from server_support import POSTGRES_URL, Server, postgres_database
+from server_support import POSTGRES_URL, Server, drop_created_databases, postgres_database
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Drop the PostgreSQL databases the session's tests made (each xdist worker runs this for its own)."""
+    drop_created_databases()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -81,9 +81,10 @@ class Server:
 _CREATED: list[str] = []
 
 
-def _drop_created_databases() -> None:
-    """At the end of the test process: drop the databases it made (their servers are gone by then), so repeated runs
-    do not fill the cluster (hundreds of leftover databases once made a restart's recovery take minutes)."""
+def drop_created_databases() -> None:
+    """At the end of the test session (tests/server/conftest.py; pytest-xdist's workers end without running atexit
+    handlers) or of the process: drop the databases this process made (their servers are gone by then), so repeated
+    runs do not fill the cluster (hundreds of leftover databases once made a restart's recovery take minutes)."""
     if not _CREATED:
         return
     import sqlalchemy
@@ -91,8 +92,8 @@ def _drop_created_databases() -> None:
     admin = sqlalchemy.create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
     try:
         with admin.connect() as conn:
-            for name in _CREATED:
-                conn.execute(sqlalchemy.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            while _CREATED:
+                conn.execute(sqlalchemy.text(f'DROP DATABASE IF EXISTS "{_CREATED.pop()}" WITH (FORCE)'))
     finally:
         admin.dispose()
 
@@ -108,7 +109,7 @@ def postgres_database() -> str:
         conn.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
     admin.dispose()
     if not _CREATED:
-        atexit.register(_drop_created_databases)
+        atexit.register(drop_created_databases)
     _CREATED.append(name)
     url = sqlalchemy.engine.make_url(POSTGRES_URL).set(database=name)
     return url.render_as_string(hide_password=False)
