@@ -344,10 +344,6 @@ def evaluate(state: GameState, w: Weights = DEFAULT) -> list[float]:
     tables: dict[int, CityTable] = {}
     values = [_final(state, p, facts) + w.office_held * totals[p] for p in range(n)]
     levels = state.levels
-    on_routes = [0] * n
-    for code in state.houses:
-        if code >= 0 and code >> 1 < n:
-            on_routes[code >> 1] += 1
     holder = -1
     if state.phase == Phase.MOVE or state.phase == Phase.RELOCATE:  # pieces in hand are about to land
         holder = state.current if state.phase == Phase.MOVE else state.rl_owner
@@ -357,7 +353,7 @@ def evaluate(state: GameState, w: Weights = DEFAULT) -> list[float]:
             v += w.ability_level[a] * levels[p * 5 + a]
         ready = state.sup_t[p] + state.sup_m[p] + w.stock_share * (state.stk_t[p] + state.stk_m[p])
         v += w.liquidity * math.sqrt(ready + 1.0)
-        mobile = state.sup_t[p] + state.sup_m[p] + state.stk_t[p] + state.stk_m[p] + on_routes[p]
+        mobile = state.sup_t[p] + state.sup_m[p] + state.stk_t[p] + state.stk_m[p] + len(state.own[p])  # own: its houses
         if p == holder:
             mobile += len(state.hand)
         if mobile < w.mobile_floor and not state.is_over:
