@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
+
+import pytest
 
 from hansa.core.board import Board
 from hansa.core.constants import ABILITY_NAMES, PRIVILEGE_COLOURS
+from hansa.core.errors import IllegalMoveError
 from hansa.core.moves import (
     Claim,
     Displace,
@@ -28,6 +32,7 @@ from hansa.core.moves import (
     TakeExtra,
     UseMarker,
 )
+from hansa.core.state import GameState
 
 
 def move_universe(board: Board) -> list[Move]:
@@ -59,3 +64,15 @@ def move_universe(board: Board) -> list[Move]:
 def random_shifts(board: Board, rng: random.Random, n: int) -> list[Move]:
     names = board.house_names
     return [Shift(rng.choice(names), rng.choice(names)) for _ in range(n)]
+
+
+def check_refused(state: GameState, legal: Iterable[Move], sample: Iterable[Move]) -> None:
+    """Every move of ``sample`` that is not in ``legal`` is refused by ``play()`` and leaves the position unchanged."""
+    legal_set = set(legal)
+    before = state.key()
+    for move in sample:
+        if move in legal_set:
+            continue
+        with pytest.raises(IllegalMoveError):
+            state.play(move)
+        assert state.key() == before, f"{move} was refused but changed the state"
