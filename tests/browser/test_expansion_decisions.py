@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from browser_support import CHROMIUM, Server, open_game, page_view, version, wait_mine_or_over, wait_version_change
-from test_expansion_maps import DESKTOP, act, api_play, api_view, board, route_of, script, shot, until_hero
+from test_expansion_maps import DESKTOP, act, api_play, api_view, board, hero_page, route_of, shot, until_hero
 
 pytest.importorskip("playwright.sync_api", reason="the Python playwright package is not installed")
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"browser tests need Debian chromium at {CHROMIUM}")
@@ -82,14 +82,10 @@ def test_east_develop_privilege_by_the_button(new_page: Any, server: Server) -> 
     orange) and releases a Trader to the Supply."""
     game = server.create(PLAYERS, seed=1, options={"map": "east"})
     hero = api_view(server, game)["state"]["turn"]["current"]
-    script(server, game, hero, [
+    page = hero_page(new_page, server, game, hero, [
         "place T KRA-BRE:1", "place T KRA-BRE:2", "place T KRA-BRE:3", "claim KRA-BRE ability BRE",  # a 2nd Merchant
         "place T STR-MAL:1", "place M STR-MAL:2", "place M STR-MAL:3",
     ])
-    until_hero(server, game, hero)
-    page = new_page(viewport=DESKTOP)
-    open_game(page, server, game["hotseat_url"])
-    wait_mine_or_over(page)
     view = page_view(page)
     before = view["state"]["players"][hero]
     assert before["abilities"]["privilege"]["value"] == "white"
@@ -147,14 +143,10 @@ def test_britannia_place_two_in_wales(new_page: Any, server: Server) -> None:
     space in one click; the Stock pays both, the Supply nothing, and the phase ends."""
     game = server.create(PLAYERS, seed=1, options={"map": "britannia"})
     hero = api_view(server, game)["state"]["turn"]["current"]
-    script(server, game, hero, [
+    page = hero_page(new_page, server, game, hero, [
         "place T CAM-NOR:1", "place T CAM-NOR:2", "place T CAM-NOR:3", "claim CAM-NOR ability NOR",  # a 2nd Merchant
         "place T CAL-SOU:1", "place M CAL-SOU:2", "place M CAL-SOU:3",
     ])
-    until_hero(server, game, hero)
-    page = new_page(viewport=DESKTOP)
-    open_game(page, server, game["hotseat_url"])
-    wait_mine_or_over(page)
     layout = server.call("GET", "/api/boards/britannia_3")
     country = {r["code"]: r.get("country") for r in layout["routes"]}
     ships = {h["name"] for r in layout["routes"] for h in r["houses"] if h.get("ship")}
@@ -296,11 +288,7 @@ def test_east_waren_ability_pills(new_page: Any, server: Server) -> None:
     Trader released to the Supply, Actions unchanged."""
     game = server.create(PLAYERS, seed=1, options={"map": "east"})
     hero = api_view(server, game)["state"]["turn"]["current"]
-    script(server, game, hero, ["place T WAR-HAV:1", "place T WAR-HAV:2", "place T WAR-HAV:3"])
-    until_hero(server, game, hero)
-    page = new_page(viewport=DESKTOP)
-    open_game(page, server, game["hotseat_url"])
-    wait_mine_or_over(page)
+    page = hero_page(new_page, server, game, hero, ["place T WAR-HAV:1", "place T WAR-HAV:2", "place T WAR-HAV:3"])
     view = page_view(page)
     before = view["state"]["players"][hero]
     claims = sorted(m["text"] for m in view["legal"] if m["json"]["type"] == "claim")

@@ -203,6 +203,17 @@ def until_hero(server: Server, game: dict[str, Any], hero: int) -> dict[str, Any
         api_play(server, game, "end")
 
 
+def hero_page(new_page: Any, server: Server, game: dict[str, Any], hero: int, plan: list[str]) -> Any:
+    """The hero plays ``plan`` through the API and the others end their turns until it decides again; then its page
+    at desktop size, ready for its decision."""
+    script(server, game, hero, plan)
+    until_hero(server, game, hero)
+    page = new_page(viewport=DESKTOP)
+    open_game(page, server, game["hotseat_url"])
+    wait_mine_or_over(page)
+    return page
+
+
 # ---------------------------------------------------------------------------------------------- whole games
 
 
@@ -352,11 +363,7 @@ def test_east_office_in_a_green_city_on_the_board(new_page: Any, server: Server)
     piece goes right of the city's offices and completes it."""
     game = server.create([{"name": n, "type": "human"} for n in ("Ann", "Bo", "Cy", "Di")], seed=7, options={"map": "east"})
     hero = api_view(server, game)["state"]["turn"]["current"]
-    script(server, game, hero, ["place T MAL-VIS:1", "place M MAL-VIS:2", "place T MAL-VIS:3"])
-    until_hero(server, game, hero)
-    page = new_page(viewport=DESKTOP)
-    open_game(page, server, game["hotseat_url"])
-    wait_mine_or_over(page)
+    page = hero_page(new_page, server, game, hero, ["place T MAL-VIS:1", "place M MAL-VIS:2", "place T MAL-VIS:3"])
     claim = next(m for m in page_view(page)["legal"] if m["text"] == "claim MAL-VIS office MAL")
     act(page, claim)
     # The marker's decision: the prompt says what it does; Decline; the badge glows; the green cities are targets.
@@ -391,11 +398,7 @@ def test_east_reuse_two_pieces_then_done(new_page: Any, server: Server) -> None:
     "Done" once one piece moved, and the rest goes to the stock."""
     game = server.create([{"name": n, "type": "human"} for n in ("Ann", "Bo", "Cy")], seed=5, options={"map": "east"})
     hero = api_view(server, game)["state"]["turn"]["current"]
-    script(server, game, hero, ["place T DAN-MAL:1", "place T DAN-MAL:2", "place T DAN-MAL:3", "place M DAN-MAL:4"])
-    until_hero(server, game, hero)
-    page = new_page(viewport=DESKTOP)
-    open_game(page, server, game["hotseat_url"])
-    wait_mine_or_over(page)
+    page = hero_page(new_page, server, game, hero, ["place T DAN-MAL:1", "place T DAN-MAL:2", "place T DAN-MAL:3", "place M DAN-MAL:4"])
     act(page, next(m for m in page_view(page)["legal"] if m["text"] == "claim DAN-MAL office DAN"))
     view = page_view(page)
     assert view["state"]["turn"]["permanent"] == {"route": "DAN-MAL", "effect": "reuse_2_from_route", "left": 2}
