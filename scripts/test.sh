@@ -38,12 +38,10 @@ if command -v pg_ctlcluster >/dev/null; then
     echo "error: PostgreSQL did not accept connections within 5 minutes (see /var/log/postgresql/)" >&2
     exit 1
   fi
-  if $SUDO runuser -u postgres -- pg_isready -q -h 127.0.0.1; then
-    $SUDO runuser -u postgres -- psql -q -v ON_ERROR_STOP=1 -c \
-      "DO \$\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'hansa_test') THEN
-         CREATE ROLE hansa_test LOGIN SUPERUSER PASSWORD 'hansa_test'; END IF; END \$\$;" >/dev/null
-    export HANSA_TEST_POSTGRES_URL="postgresql+psycopg://hansa_test:hansa_test@127.0.0.1:5432/postgres"
-  fi
+  $SUDO runuser -u postgres -- psql -q -v ON_ERROR_STOP=1 -c \
+    "DO \$\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'hansa_test') THEN
+       CREATE ROLE hansa_test LOGIN SUPERUSER PASSWORD 'hansa_test'; END IF; END \$\$;" >/dev/null
+  export HANSA_TEST_POSTGRES_URL="postgresql+psycopg://hansa_test:hansa_test@127.0.0.1:5432/postgres"
 fi
 
 python3 -m venv .venv

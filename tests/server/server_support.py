@@ -4,7 +4,6 @@ no other test directory uses."""
 
 from __future__ import annotations
 
-import atexit
 import os
 import shutil
 import signal
@@ -82,9 +81,10 @@ _CREATED: list[str] = []
 
 
 def drop_created_databases() -> None:
-    """At the end of the test session (tests/server/conftest.py; pytest-xdist's workers end without running atexit
-    handlers) or of the process: drop the databases this process made (their servers are gone by then), so repeated
-    runs do not fill the cluster (hundreds of leftover databases once made a restart's recovery take minutes)."""
+    """At the end of the test session (tests/server/conftest.py; every pytest-xdist worker runs it for itself, and
+    workers end without running atexit handlers): drop the databases this process made (their servers are gone by
+    then), so repeated runs do not fill the cluster (hundreds of leftover databases once made a restart's recovery
+    take minutes)."""
     if not _CREATED:
         return
     import sqlalchemy
@@ -99,7 +99,7 @@ def drop_created_databases() -> None:
 
 
 def postgres_database() -> str:
-    """A fresh database on the PostgreSQL server of HANSA_TEST_POSTGRES_URL, dropped when the test process ends."""
+    """A fresh database on the PostgreSQL server of HANSA_TEST_POSTGRES_URL, dropped at the end of the session."""
     import sqlalchemy
 
     assert POSTGRES_URL
@@ -108,8 +108,6 @@ def postgres_database() -> str:
     with admin.connect() as conn:
         conn.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
     admin.dispose()
-    if not _CREATED:
-        atexit.register(drop_created_databases)
     _CREATED.append(name)
     url = sqlalchemy.engine.make_url(POSTGRES_URL).set(database=name)
     return url.render_as_string(hide_password=False)
