@@ -210,12 +210,6 @@ function indexLegal(legal) {
         add(`h:${j.house}`, m);
         add(`h:${j.other}`, m);
         break;
-      case "develop":
-        add(`a:${j.ability}`, m);
-        break;
-      case "green-office":
-        add(`c:${j.city}`, m);
-        break;
       case "marker":
         add(`r:${j.route}`, m);
         break;
@@ -228,12 +222,14 @@ function indexLegal(legal) {
         break;
       }
       case "neutral-office":
+      case "green-office": // East: a permanent marker's office in a green city
         add(`c:${j.city}`, m);
         break;
       case "pawn":
         add(`p:${j.province}`, m);
         break;
       case "improve":
+      case "develop": // East: a permanent marker's free development
         add(`a:${j.ability}`, m);
         break;
       default:
