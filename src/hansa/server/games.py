@@ -215,7 +215,9 @@ class GameService:
     async def _revive(self, game_id: str) -> None:
         """Load a game again from the database and let its bots go on (after its copy in memory went stale)."""
         with contextlib.suppress(ServiceError):
-            self.kick(await self.get(game_id))
+            live = await self.get(game_id)
+            self._changed(live)  # the sockets last saw the stale copy: push the reloaded game (no notice will)
+            self.kick(live)
 
     # ------------------------------------------------------------------ other processes' changes (PostgreSQL)
 
