@@ -4,6 +4,8 @@ no other test directory uses."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import shutil
 import signal
@@ -13,6 +15,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -111,3 +114,15 @@ def postgres_database() -> str:
     _CREATED.append(name)
     url = sqlalchemy.engine.make_url(POSTGRES_URL).set(database=name)
     return url.render_as_string(hide_password=False)
+
+
+async def next_view(ws: Any, version: int, timeout: float = 10.0) -> dict[str, Any]:
+    """The first view pushed on the WebSocket ``ws`` at ``version`` or later."""
+
+    async def wait() -> dict[str, Any]:
+        while True:
+            data = json.loads(await ws.recv())
+            if data["type"] == "view" and data["view"]["version"] >= version:
+                return data["view"]  # type: ignore[no-any-return]
+
+    return await asyncio.wait_for(wait(), timeout)

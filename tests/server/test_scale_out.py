@@ -5,7 +5,6 @@ WebSockets through LISTEN/NOTIFY.  Real `hansa serve` processes, real HTTP and W
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 import time
 from collections.abc import Iterator
@@ -16,7 +15,7 @@ import httpx
 import pytest
 import sqlalchemy
 import websockets
-from server_support import POSTGRES_URL, Server, postgres_database
+from server_support import POSTGRES_URL, Server, next_view, postgres_database
 
 pytestmark = pytest.mark.skipif(not POSTGRES_URL, reason="HANSA_TEST_POSTGRES_URL is not set")
 
@@ -62,16 +61,6 @@ def stored_moves(url: str, gid: str) -> list[tuple[int, str]]:
         out = [(int(n), str(t)) for n, t in rows]
     engine.dispose()
     return out
-
-
-async def next_view(ws: Any, version: int, timeout: float = 10.0) -> dict[str, Any]:
-    """The first view pushed on ``ws`` at ``version`` or later."""
-    async def wait() -> dict[str, Any]:
-        while True:
-            data = json.loads(await ws.recv())
-            if data["type"] == "view" and data["view"]["version"] >= version:
-                return data["view"]  # type: ignore[no-any-return]
-    return await asyncio.wait_for(wait(), timeout)
 
 
 def test_clients_on_different_processes_see_each_others_moves_live(pair: tuple[Server, Server, str]) -> None:

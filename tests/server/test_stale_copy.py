@@ -7,26 +7,13 @@ the refused write finds it out."""
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
-from typing import Any
 
 import websockets
 from clock_support import clock_server
+from server_support import next_view
 
 PLAYERS = [{"name": "Ada", "type": "human"}, {"name": "Bea", "type": "human"}, {"name": "Cy", "type": "human"}]
-
-
-async def next_view(ws: Any, version: int, timeout: float = 10.0) -> dict[str, Any]:
-    """The first view pushed on ``ws`` at ``version`` or later."""
-
-    async def wait() -> dict[str, Any]:
-        while True:
-            data = json.loads(await ws.recv())
-            if data["type"] == "view" and data["view"]["version"] >= version:
-                return data["view"]  # type: ignore[no-any-return]
-
-    return await asyncio.wait_for(wait(), timeout)
 
 
 def test_a_stale_copy_refuses_the_move_and_pushes_the_stored_game_to_its_sockets(tmp_path: Path) -> None:
