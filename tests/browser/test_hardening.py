@@ -162,24 +162,39 @@ def test_socket_close_codes_and_server_error_banner(new_page: Any, server: Serve
     page = new_page()
     routes: list[Any] = []
     opened: list[float] = []
+    held: list[tuple[Any, Any]] = []  # the server's messages while the test's own views are on the page
+    holding = [False]
 
     def handler(ws: Any) -> None:
         routes.append(ws)
         opened.append(time.monotonic())
-        ws.connect_to_server()  # messages pass through both ways
+        upstream = ws.connect_to_server()  # the page's messages pass through; the server's through from_server
+
+        def from_server(message: Any) -> None:
+            if holding[0]:
+                held.append((ws, message))
+            else:
+                ws.send(message)
+
+        upstream.on_message(from_server)
 
     page.route_web_socket(SOCKET, handler)
     open_game(page, server, game["seats"][0]["url"])
     page.wait_for_function("() => document.body.dataset.conn === 'open'")
     assert page.locator("#server-error").is_hidden()
     # A transient server problem shows in a banner while the view carries it, and goes away with it.
+    # (The server's own pushes wait meanwhile: one arriving between the two views would replace the banner.)
     view = page_view(page)
     problem = "the database is not answering; the bots will go on when it does"
+    holding[0] = True
     routes[-1].send(json.dumps({"type": "view", "view": {**view, "error": problem}}))
     page.wait_for_selector("#server-error:not([hidden])")
     assert problem in page.locator("#server-error").inner_text()
     routes[-1].send(json.dumps({"type": "view", "view": {**view, "error": None}}))
     page.wait_for_selector("#server-error", state="hidden")
+    holding[0] = False
+    for ws, message in held:
+        ws.send(message)
     # 4408 (too slow): back at once, without the "reconnecting" banner (a backoff waits 320 ms at least).
     n = len(routes)
     closed = time.monotonic()
