@@ -309,6 +309,18 @@ def test_fast_observation_equals_the_plain_reference(players: int, options: dict
         observe(state, 0, pending_exchange=house)  # no exchange on a base side
 
 
+@pytest.mark.parametrize("side", SIDES)
+def test_dense_division_in_float32_is_pythons_quotient(side: str) -> None:
+    """observe() divides the dense counts in float32; for every divisor of the layout and every count a byte can
+    hold, that is the float32 of Python's own int / int (the plain reference's value), bit for bit."""
+    spec = spec_for_side(side)
+    counts = np.arange(256, dtype=np.uint8)
+    for divisor in sorted(set(spec._dense_div.tolist())):
+        fast = counts / np.float32(divisor)
+        assert fast.dtype == np.float32
+        assert np.array_equal(fast, np.array([c / int(divisor) for c in range(256)], dtype=np.float32))
+
+
 
 @pytest.mark.parametrize(("players", "options"), EXPANSION_CONFIGS, ids=EXPANSION_IDS)
 def test_expansion_state_is_observed(players: int, options: dict) -> None:

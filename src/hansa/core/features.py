@@ -80,31 +80,31 @@ def observation_parts(
     route_marker = state.route_marker
     cities = state.board.cities
     n_cities = len(cities)
+    # The blocks' starts: within a block, entry i's one-hot places start at start + i * width.
+    n_houses = len(houses)
+    n_offices = len(offices)
+    with_table = len(table) == 4
+    houses_at = bases[0]
+    offices_at = bases[n_houses]
+    table_at = bases[n_houses + n_offices]
+    routes_at = bases[n_houses + n_offices + (4 if with_table else 0)]
+    cities_at = bases[n_houses + n_offices + (4 if with_table else 0) + len(route_marker)]
     on: list[int] = []  # uint16 positions, little-endian, set to 1
-    e = 0  # entry number
-    for i in range(len(houses)):
-        code = houses[i]
+    for i, code in enumerate(houses):
         if code >= 0:
-            _put(on, bases[e + i] + piece_place[code])
-    e += len(houses)
-    for i in range(len(offices)):
-        code = offices[i]
+            _put(on, houses_at + i * 13 + piece_place[code])
+    for i, code in enumerate(offices):
         if code >= 0:
-            _put(on, bases[e + i] + piece_place[code])
-    e += len(offices)
-    if len(table) == 4:
-        for i in range(4):
-            code = table[i]
+            _put(on, offices_at + i * 13 + piece_place[code])
+    if with_table:
+        for i, code in enumerate(table):
             if code >= 0:
-                _put(on, bases[e + i] + piece_place[code])
-        e += 4
+                _put(on, table_at + i * 13 + piece_place[code])
     markers_on_board = 0
-    for i in range(len(route_marker)):
-        code = route_marker[i]
+    for i, code in enumerate(route_marker):
         if code >= 0:
-            _put(on, bases[e + i] + 1 + code)
+            _put(on, routes_at + i * 7 + 1 + code)
             markers_on_board += 1
-    e += len(route_marker)
     at: list[int] = []
     values: list[float] = []
     players_at_dense = n_cities
@@ -113,46 +113,58 @@ def observation_parts(
     tail = turn_at_dense + 8
     dense = [0] * (tail + TAIL)
     office_n = [0] * 6  # offices (printed and extra) per owner, for the player features
-    counts = [0] * 6
+    counts = [0] * 6  # offices per owner in the city being scanned (back to 0 after each city)
     right_offices = state.right_offices
+    city_filled = state.city_filled
+    extras = state.extras
     for c in range(n_cities):
-        filled = state.city_filled[c]
-        extra = state.extras[c]
+        filled = city_filled[c]
+        extra = extras[c]
         right = right_offices[c]
         if not filled and not extra and not right:
             continue
         # The controller (docs/rules.md §2.8.1): most offices, ties to the owner of the rightmost; extra offices
         # lie to the left of the printed ones.  Scanning left to right, the owner whose count reaches the most
-        # the latest is the controller.
-        for o in range(6):
-            counts[o] = 0
+        # the latest is the controller (``best``: the controller's count so far).
         owner = 0
+        best = 0
         for code in extra:
             o = code >> 1
-            counts[o] += 1
-            if counts[o] >= counts[owner]:
+            k = counts[o] + 1
+            counts[o] = k
+            if k >= best:
                 owner = o
+                best = k
         if extra:
             for o in range(6):
                 if counts[o]:
                     at.append(extras_at + c * 6 + slot[o])
                     values.append(float(counts[o]))
-        first = cities[c].office_base
-        for i in range(first, first + len(cities[c].offices)):
+        city = cities[c]
+        first = city.office_base
+        for i in range(first, first + len(city.offices)):
             code = offices[i]
             if code >= 0:
                 o = code >> 1
-                counts[o] += 1
-                if counts[o] >= counts[owner]:
+                k = counts[o] + 1
+                counts[o] = k
+                if k >= best:
                     owner = o
+                    best = k
         for code in right:
             o = code >> 1
-            counts[o] += 1
-            if counts[o] >= counts[owner]:
+            k = counts[o] + 1
+            counts[o] = k
+            if k >= best:
                 owner = o
+                best = k
+        # Add the city's offices to their owners' totals and clear its counts (only the owners present).
         for o in range(6):
-            office_n[o] += counts[o]
-        _put(on, bases[e + c] + 1 + slot[owner])
+            k = counts[o]
+            if k:
+                office_n[o] += k
+                counts[o] = 0
+        _put(on, cities_at + c * 7 + 1 + slot[owner])
         dense[c] = filled
     # Players, in slot order (the observer first), padded to five slots (the empty slots stay 0).
     phase = int(state.phase)
