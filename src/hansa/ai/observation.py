@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from ..core.board import COUNTRIES, PERMANENT_EFFECTS, SIDES, Board, load_board
 from ..core.constants import ABILITY_MAX
-from ..core.features import EXPANSION_PHASES, PLAYER_WIDTH, TAIL, observation_parts
+from ..core.features import EXPANSION_PHASES, PLAYER_WIDTH, observation_parts
 from ..core.position import Phase
 from ..core.state import GameState
 from .actions import GREEN_SWAPS
@@ -161,30 +161,19 @@ class ObservationSpec:
         self._table_rows = np.arange(4, dtype=np.int64) * PIECE
         self._route_rows = np.arange(self.routes, dtype=np.int64) * (1 + MARKER_TYPES)
         self._house_number = {h: i for i, h in enumerate(board.house_names)}
-        # For observe(): where each code of observation_parts() has its one-hot block (houses, offices, the
-        # Coellen table when the board has it, routes, cities), and where the dense blocks and sparse fields start.
+        # For observe(): where each entry of observation_parts() has its one-hot block (houses, offices, the
+        # Coellen table when the board has it, routes, cities): the entry's place is added to it.
         a = self._start
         parts = [a["houses"] + self._house_rows, a["offices"] + self._office_rows]
         tail = [a["route_markers"] + self._route_rows, a["controllers"] + np.arange(self.cities, dtype=np.int64) * OWNER]
         self._base_plain = np.concatenate(parts + tail)
         self._base_table = np.concatenate([*parts, a["coellen_table"] + self._table_rows, *tail])
-        # Every one-hot entry at its default (empty, no marker, no controller: the first place of its block).
-        self._template_plain = np.zeros(self.size, dtype=np.float32)
-        self._template_plain[self._base_plain] = 1.0
-        self._template_table = np.zeros(self.size, dtype=np.float32)
-        self._template_table[self._base_table] = 1.0
-        if self.expansion:
-            static = self._expansion_template(board)
-            self._template_plain += static
-            self._template_table += static
-        self._bases_plain: list[int] = self._base_plain.tolist()
-        # For every place: the default place of its one-hot block (itself outside the one-hot blocks).
+        # The values that never change in a game: zeros on a base side; an expansion board's facts and its green
+        # rows' defaults (every entry empty).
+        self._template = self._expansion_template(board) if self.expansion else np.zeros(self.size, dtype=np.float32)
+        # For the expansion's places: the default place of its one-hot block (itself outside the green rows).
         self._default_of = np.arange(self.size, dtype=np.int64)
-        widths = [PIECE] * (self.houses + self.offices + 4) + [1 + MARKER_TYPES] * self.routes + [OWNER] * self.cities
-        for base, width in zip(self._base_table.tolist(), widths, strict=True):
-            self._default_of[base : base + width] = base
-        self._bases_table: list[int] = self._base_table.tolist()
-        #: The expansion fields' starts for the compiled walk (None on a base side), and the green rows' defaults.
+        #: The expansion fields' starts for the compiled walk (None on a base side).
         self._expansion_layout: list[int] | None = None
         if self.expansion:
             self._expansion_layout = [
@@ -193,23 +182,30 @@ class ObservationSpec:
             for entry in range(self.green * GREEN_ROW):
                 base = a["green_row"] + entry * PIECE
                 self._default_of[base : base + PIECE] = base
-        self._dense_a = a["city_filled"]
-        self._dense_split = a["relocation_route"] - a["city_filled"]
-        self._dense_b = a["relocation"]
-        # What each dense byte is divided by (float32: the quotient of two float32 integers is correctly rounded,
-        # so it is the float32 of Python's own int / int).
-        players = [1, 27, 4, 27, 4, *ABILITY_MAX, 1, *[1] * MARKER_TYPES, 1, 1, 10, 1, 1, 1]
+        # The dense fields, contiguous from city_filled to pawn, and what each of their bytes is divided by
+        # (float32: the quotient of two float32 integers is correctly rounded, so it is the float32 of Python's own
+        # int / int; the one-hot fields by 1).
+        self._dense_at = a["city_filled"]
+        self._dense_end = a["pawn"] + self.provinces
+        players = [1, 27, 4, 27, 4, *ABILITY_MAX, 20, *[1] * MARKER_TYPES, 1, 1, 10, 1, 1, 1]
         self._dense_div = np.array(
             [max(1, len(c.offices)) for c in board.cities] + players * SLOTS + [1] * phases
-            + [5, 6, 4, 6, 100, 10, 5, 5] + [2, *[1] * OWNER, 3, 20, 10],
+            + [5, 6, 4, 6, 100, 10, 5, 5] + [1] * self.routes + [2, *[1] * OWNER, 3, 20, 10]
+            + [1] * self.provinces,
             dtype=np.float32,
         )
         self._phases = phases
-        assert len(self._dense_div) == self._dense_split + TAIL
+        assert len(self._dense_div) == self._dense_end - self._dense_at
+        names = [f.name for f in fields]
+        assert names[names.index("city_filled") : names.index("pawn") + 1] == [
+            "city_filled", "players", "phase", "turn", "hand", "relocation_route", "relocation", "remove_left",
+            "markers", "pawn",
+        ]
+        #: The template per game kind (players, two-player variant): the static values and the ``game`` field.
+        self._templates: dict[tuple[int, str], Vector] = {}
         self._extras_at = a["extra_offices"]
         self._relocation_route_at = a["relocation_route"]
         self._pawn_at = a["pawn"]
-        self._game_at = a["game"]
         # Static structure for graph networks: house -> route, route -> its two cities, office -> city.
         house_route = [(h, r.index) for r in board.routes for h in r.houses]
         self.edges: dict[str, npt.NDArray[np.int64]] = {
@@ -223,6 +219,15 @@ class ObservationSpec:
             [[*np.eye(4)[o.privilege - 1], float(o.round), float(o.coin)] for c in board.cities for o in c.offices],
             dtype=np.float32,
         ).reshape(self.offices, 6)
+
+    def _template_for(self, players: int, variant: str) -> Vector:
+        """The values that are the same all game: the board's (:attr:`_template`) and the ``game`` field."""
+        out = self._template.copy()
+        game = self.view(out, "game")
+        game[players - 2] = 1.0
+        if players == 2:
+            game[4 if variant == "neutral" else 5] = 1.0
+        return out
 
     def _expansion_template(self, board: Board) -> Vector:
         """The expansion fields' values that never change in a game (the map's facts) and the defaults of the green
@@ -276,24 +281,25 @@ def observe(state: GameState, seat: int, pending_house: str | None = None, pendi
     :meth:`ActionIndex.pending_house`, :meth:`ActionIndex.pending_exchange`).
 
     Written for speed: the compiled core walks the position once (:func:`hansa.core.features.observation_parts`)
-    and reports only the places that differ from a template of defaults (most houses are empty), which numpy sets
-    in two steps, and the dense blocks of counts, which it divides and copies in.  ``tests/test_ai_observation.py``
+    and reports the place of every one-hot entry, which numpy sets in one step, and the contiguous dense fields as
+    counts, which it divides into place in one step.  ``tests/test_ai_observation.py``
     checks it against a plain reference implementation on whole games of every configuration."""
     spec = spec_for(state.board)
-    with_table = len(state.table) == 4
-    on, dense, at, values = observation_parts(
-        state, seat, spec._bases_table if with_table else spec._bases_plain, spec._extras_at, spec._start["players"],
-        spec._relocation_route_at, spec._pawn_at, spec._game_at, spec._phases, spec._expansion_layout,
+    entries, dense, on, at, values = observation_parts(
+        state, seat, spec._extras_at, spec._dense_at, spec._start["players"], spec._relocation_route_at,
+        spec._pawn_at, spec._dense_end, spec._phases, spec._expansion_layout,
     )
-    out = (spec._template_table if with_table else spec._template_plain).copy()
-    places = np.frombuffer(on, dtype="<u2")
-    out[spec._default_of[places]] = 0.0  # their one-hot entries are off their defaults
-    out[places] = 1.0
-    # float32 division, correctly rounded: the same float32 as Python's int / int (exhaustively checked in the tests)
-    values_a = np.frombuffer(dense, dtype=np.uint8) / spec._dense_div
-    a, b, split = spec._dense_a, spec._dense_b, spec._dense_split
-    out[a : a + split] = values_a[:split]
-    out[b : b + TAIL] = values_a[split:]
+    kind = (state.players, state.options.two_player_variant)
+    template = spec._templates.get(kind)
+    if template is None:
+        template = spec._templates[kind] = spec._template_for(*kind)
+    out = template.copy()
+    out[(spec._base_table if len(state.table) == 4 else spec._base_plain) + np.frombuffer(entries, dtype=np.uint8)] = 1.0
+    np.divide(np.frombuffer(dense, dtype=np.uint8), spec._dense_div, out=out[spec._dense_at : spec._dense_end])
+    if on:
+        places = np.frombuffer(on, dtype="<u2")
+        out[spec._default_of[places]] = 0.0  # their one-hot entries (green rows) are off their defaults
+        out[places] = 1.0
     for i, v in zip(at, values):
         out[i] = v
     if pending_house is not None:

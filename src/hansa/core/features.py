@@ -17,8 +17,6 @@ from .state import GameState
 #: Player features per slot (``hansa.ai.observation.PLAYER_FEATURES``) and padded slots.
 PLAYER_WIDTH = 23
 SLOTS = 5
-#: Length of the second dense block: relocation (8), remove_left (1), markers (2).
-TAIL = 11
 PHASES: Final = int(Phase.OVER) + 1  # the base game's phases (Phase.PERMANENT is an expansion phase)
 #: Phases on an expansion board (Phase.PERMANENT included).
 EXPANSION_PHASES: Final = int(Phase.PERMANENT) + 1
@@ -45,21 +43,24 @@ def action_flags(moves: list[Move], by_id: dict[int, int], size: int) -> tuple[b
 
 
 def observation_parts(
-    state: GameState, seat: int, bases: list[int], extras_at: int, players_at: int, relocation_route_at: int,
-    pawn_at: int, game_at: int, phases: int = PHASES, expansion: list[int] | None = None,
-) -> tuple[bytes, bytes, list[int], list[float]]:
-    """One seat's observation as parts, over a template where every one-hot entry has its default (an empty house,
-    office or table space, a route without a marker, a city without a controller: the first place of its block):
+    state: GameState, seat: int, extras_at: int, dense_at: int, players_at: int, relocation_route_at: int,
+    pawn_at: int, dense_end: int, phases: int = PHASES, expansion: list[int] | None = None,
+) -> tuple[bytes, bytes, bytes, list[int], list[float]]:
+    """One seat's observation as parts (field starts in the flat vector: ``extras_at`` of ``extra_offices``,
+    ``dense_at`` of ``city_filled``, ``players_at`` of ``players``, ... as laid out by ``ObservationSpec``):
 
-    * ``on``: the places to set to 1, as uint16 positions (little-endian): the own place of every one-hot entry off
-      its default (the caller clears that entry's default place), the relocation route, the pawn, the game kind.
-      ``bases``: the position of each one-hot entry's block — houses, printed offices, the Coellen table spaces
-      (when the board has the table), routes, cities, in that order;
-    * ``dense``: one byte per value of the fields ``city_filled``, ``players`` (slot order), ``phase`` (``phases``
-      wide: the base game's 9, or 10 on an expansion board), ``turn``, ``hand`` and then ``relocation``,
-      ``remove_left``, ``markers``, as they lie in the vector: the counts before their division (the caller divides
-      by ``ObservationSpec._dense_div``; the scores are left 0 here);
-    * ``at`` / ``values``: the few other non-zero entries (extra offices, scores), by position.
+    * ``entries``: one byte per one-hot entry — houses, printed offices, the Coellen table spaces (when the board has
+      the table), routes, cities, in that order — its place within its block: 0 for the default (an empty house,
+      office or table space, a route without a marker, a city without a controller), else the piece (1 + Trader of
+      slot 0-5, 7 + Merchant of slot 0-5), the marker type (1 + type) or the controller (1 + slot);
+    * ``dense``: one byte per value of the contiguous fields from ``city_filled`` to ``pawn`` (``city_filled``,
+      ``players`` (slot order), ``phase`` (``phases`` wide: the base game's 9, or 10 on an expansion board),
+      ``turn``, ``hand``, ``relocation_route``, ``relocation``, ``remove_left``, ``markers``, ``pawn``), as they
+      lie in the vector: the counts before their division (the caller divides by ``ObservationSpec._dense_div``;
+      the ``game`` field, the same all game, is the caller's);
+    * ``on``: the expansion fields' places to set to 1, as uint16 positions (little-endian; the caller clears the
+      default place of a green city's row entry); empty on a base side;
+    * ``at`` / ``values``: the few other non-zero entries (extra offices, the expansion's counts), by position.
 
     A city's offices, for its controller and the players' office counts, are its extra offices, its printed ones and
     (East's green cities) the permanent marker's offices right of them, left to right.  ``expansion`` (an expansion
@@ -80,38 +81,39 @@ def observation_parts(
     route_marker = state.route_marker
     cities = state.board.cities
     n_cities = len(cities)
-    # The blocks' starts: within a block, entry i's one-hot places start at start + i * width.
     n_houses = len(houses)
     n_offices = len(offices)
-    with_table = len(table) == 4
-    houses_at = bases[0]
-    offices_at = bases[n_houses]
-    table_at = bases[n_houses + n_offices]
-    routes_at = bases[n_houses + n_offices + (4 if with_table else 0)]
-    cities_at = bases[n_houses + n_offices + (4 if with_table else 0) + len(route_marker)]
-    on: list[int] = []  # uint16 positions, little-endian, set to 1
+    n_table = 4 if len(table) == 4 else 0
+    n_routes = len(route_marker)
+    entries = [0] * (n_houses + n_offices + n_table + n_routes + n_cities)
     for i, code in enumerate(houses):
         if code >= 0:
-            _put(on, houses_at + i * 13 + piece_place[code])
+            entries[i] = piece_place[code]
+    e = n_houses
     for i, code in enumerate(offices):
         if code >= 0:
-            _put(on, offices_at + i * 13 + piece_place[code])
-    if with_table:
+            entries[e + i] = piece_place[code]
+    e += n_offices
+    if n_table:
         for i, code in enumerate(table):
             if code >= 0:
-                _put(on, table_at + i * 13 + piece_place[code])
+                entries[e + i] = piece_place[code]
+        e += 4
     markers_on_board = 0
     for i, code in enumerate(route_marker):
         if code >= 0:
-            _put(on, routes_at + i * 7 + 1 + code)
+            entries[e + i] = 1 + code
             markers_on_board += 1
+    e += n_routes
     at: list[int] = []
     values: list[float] = []
-    players_at_dense = n_cities
-    phase_at_dense = players_at_dense + SLOTS * PLAYER_WIDTH
-    turn_at_dense = phase_at_dense + phases
-    tail = turn_at_dense + 8
-    dense = [0] * (tail + TAIL)
+    # Positions within ``dense``.
+    players_d = players_at - dense_at
+    phase_d = players_d + SLOTS * PLAYER_WIDTH
+    turn_d = phase_d + phases
+    relocation_route_d = relocation_route_at - dense_at
+    tail = relocation_route_d + n_routes  # relocation, remove_left, markers
+    dense = [0] * (dense_end - dense_at)
     office_n = [0] * 6  # offices (printed and extra) per owner, for the player features
     counts = [0] * 6  # offices per owner in the city being scanned (back to 0 after each city)
     right_offices = state.right_offices
@@ -164,7 +166,7 @@ def observation_parts(
             if k:
                 office_n[o] += k
                 counts[o] = 0
-        _put(on, cities_at + c * 7 + 1 + slot[owner])
+        entries[e + c] = 1 + slot[owner]
         dense[c] = filled
     # Players, in slot order (the observer first), padded to five slots (the empty slots stay 0).
     phase = int(state.phase)
@@ -173,7 +175,7 @@ def observation_parts(
     current = -1 if over else state.current
     levels = state.levels
     for q in range(n):
-        row = players_at_dense + slot[q] * PLAYER_WIDTH
+        row = players_d + slot[q] * PLAYER_WIDTH
         lv = q * 5
         dense[row] = 1
         dense[row + 1] = state.sup_t[q]
@@ -182,6 +184,7 @@ def observation_parts(
         dense[row + 4] = state.stk_m[q]
         for j in range(5):
             dense[row + 5 + j] = levels[lv + j]
+        dense[row + 10] = state.score[q]
         for m in state.markers[q]:
             dense[row + 11 + m] += 1
         dense[row + 17] = len(state.used_markers[q])
@@ -193,26 +196,23 @@ def observation_parts(
             dense[row + 21] = 1
         if q == decider:
             dense[row + 22] = 1
-        if state.score[q]:
-            at.append(players_at + slot[q] * PLAYER_WIDTH + 10)
-            values.append(state.score[q] / 20)
-    dense[phase_at_dense + phase] = 1
+    dense[phase_d + phase] = 1
     n_t = 0
     hand = state.hand
     for piece in hand:
         if piece == 0:
             n_t += 1
     allowance = state.allowance()
-    dense[turn_at_dense] = state.actions_used
-    dense[turn_at_dense + 1] = allowance
-    dense[turn_at_dense + 2] = state.bonus_actions
-    dense[turn_at_dense + 3] = max(0, allowance - state.actions_used)
-    dense[turn_at_dense + 4] = min(state.turn, 100)
-    dense[turn_at_dense + 5] = state.completed
-    dense[turn_at_dense + 6] = n_t
-    dense[turn_at_dense + 7] = len(hand) - n_t
+    dense[turn_d] = state.actions_used
+    dense[turn_d + 1] = allowance
+    dense[turn_d + 2] = state.bonus_actions
+    dense[turn_d + 3] = max(0, allowance - state.actions_used)
+    dense[turn_d + 4] = min(state.turn, 100)
+    dense[turn_d + 5] = state.completed
+    dense[turn_d + 6] = n_t
+    dense[turn_d + 7] = len(hand) - n_t
     if phase == _RELOCATE and state.rl_route >= 0:
-        _put(on, relocation_route_at + state.rl_route)
+        dense[relocation_route_d + state.rl_route] = 1
         dense[tail] = state.rl_extras
         owner = state.rl_owner
         dense[tail + (2 + slot[owner] if 0 <= owner <= NEUTRAL else 1)] = 1
@@ -223,13 +223,11 @@ def observation_parts(
     dense[tail + 9] = len(state.marker_supply)
     dense[tail + 10] = markers_on_board
     if state.pawn >= 0 and state.board.provinces:
-        _put(on, pawn_at + state.pawn)
-    _put(on, game_at + n - 2)
-    if n == 2:
-        _put(on, game_at + (4 if state.options.two_player_variant == "neutral" else 5))
+        dense[pawn_at - dense_at + state.pawn] = 1
+    on: list[int] = []
     if expansion:
         _expansion_parts(state, slot, expansion, on, at, values)
-    return bytes(on), bytes(dense), at, values
+    return bytes(entries), bytes(dense), bytes(on), at, values
 
 
 def _expansion_parts(
