@@ -321,7 +321,6 @@ def test_dense_division_in_float32_is_pythons_quotient(side: str) -> None:
         assert np.array_equal(fast, np.array([c / int(divisor) for c in range(256)], dtype=np.float32))
 
 
-
 @pytest.mark.parametrize(("players", "options"), EXPANSION_CONFIGS, ids=EXPANSION_IDS)
 def test_expansion_state_is_observed(players: int, options: dict) -> None:
     """On the expansion maps the fast observation equals the reference with a pending shift-from or exchange-from
