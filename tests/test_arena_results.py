@@ -1,0 +1,66 @@
+"""The arena journals kept in ``benchmarks/results/``: each is a readable journal of the games its README command
+plays (so ``--resume`` continues it, or writes its tables once it is complete), and the README reports what it holds.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
+
+from hansa.arena import ArenaConfig, read_journal, wilson_interval  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = "benchmarks/results/ismcts-1s"
+
+
+def _readme_row() -> str:
+    """The README's Bots row of the 1-second comparison (the one whose command writes to ``OUT``)."""
+    rows = [line for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines() if line.startswith("|") and f"--out {OUT}" in line]
+    assert len(rows) == 1, f"one README table row names --out {OUT}"
+    return rows[0]
+
+
+def _config(row: str) -> ArenaConfig:
+    """The arena config of the row's ``hansa arena`` command."""
+    match = re.search(r"`(hansa arena [^`]*)`", row)
+    assert match is not None
+    words = shlex.split(match.group(1))[2:]
+    opts: dict[str, str] = {}
+    while words:
+        name = words.pop(0)
+        assert name.startswith("--"), name
+        if name == "--resume":
+            continue
+        opts[name] = words.pop(0)
+    assert opts["--out"] == OUT
+    return ArenaConfig.build(
+        int(opts["--players"]), opts["--seats"], int(opts["--games"]), seed=int(opts["--seed"]),
+        jobs=int(opts["--jobs"]), max_moves=int(opts["--max-moves"]), clock=opts["--clock"],
+    )
+
+
+def test_journal_matches_the_readme() -> None:
+    row = _readme_row()
+    config = _config(row)
+    games = read_journal(ROOT / OUT / "games.jsonl", config)
+    assert games, "the journal holds finished games"
+    assert len({g.index for g in games}) == len(games)
+    for game in games:
+        assert game.seed == config.seed + game.index
+        assert sorted(s.spec for s in game.seats) == sorted(config.seats)
+        assert game.finished or game.moves == config.move_limit
+        assert abs(sum(s.win for s in game.seats) - (1 if game.finished else 0)) < 1e-9
+    wins = sum(s.win for g in games for s in g.seats if s.spec == config.seats[0])
+    lo, hi = wilson_interval(wins, len(games))
+    n = len(games)
+    # The README states the count, the wins and their interval as the journal has them.
+    count = f"{n} of 60" if n == config.games else f"after {n} of the {config.games} games"
+    assert count.lower() in row.lower(), f"the README row should say {count!r}"
+    assert f"{wins:g}" in row
+    high = "100" if hi >= 1 else f"{100 * hi:.1f}"
+    assert f"Wilson 95 % CI {100 * lo:.1f}–{high} %" in row
