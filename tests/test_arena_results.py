@@ -9,10 +9,12 @@ import shlex
 from pathlib import Path
 
 import pytest
+import typer.main
 
 pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
 
 from hansa.arena import ArenaConfig, read_journal, wilson_interval  # noqa: E402
+from hansa.cli import app  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = "benchmarks/results/ismcts-1s"
@@ -20,28 +22,21 @@ OUT = "benchmarks/results/ismcts-1s"
 
 def _readme_row() -> str:
     """The README's Bots row of the 1-second comparison (the one whose command writes to ``OUT``)."""
-    rows = [line for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines() if line.startswith("|") and f"--out {OUT}" in line]
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    rows = [line for line in lines if line.startswith("|") and f"--out {OUT}" in line]
     assert len(rows) == 1, f"one README table row names --out {OUT}"
     return rows[0]
 
 
 def _config(row: str) -> ArenaConfig:
-    """The arena config of the row's ``hansa arena`` command."""
-    match = re.search(r"`(hansa arena [^`]*)`", row)
+    """The arena config of the row's ``hansa arena`` command, its words parsed by the CLI itself."""
+    match = re.search(r"`hansa arena ([^`]*)`", row)
     assert match is not None
-    words = shlex.split(match.group(1))[2:]
-    opts: dict[str, str] = {}
-    while words:
-        name = words.pop(0)
-        assert name.startswith("--"), name
-        if name == "--resume":
-            continue
-        opts[name] = words.pop(0)
-    assert opts["--out"] == OUT
-    return ArenaConfig.build(
-        int(opts["--players"]), opts["--seats"], int(opts["--games"]), seed=int(opts["--seed"]),
-        jobs=int(opts["--jobs"]), max_moves=int(opts["--max-moves"]), clock=opts["--clock"],
-    )
+    command = typer.main.get_command(app).commands["arena"]
+    p = command.make_context("arena", shlex.split(match.group(1))).params
+    assert p["out"] == Path(OUT) and not p["option"] and p["map_name"] is None
+    return ArenaConfig.build(p["players"], p["seats"], p["games"], seed=p["seed"], jobs=p["jobs"],
+                             variant=p["variant"], max_moves=p["max_moves"], clock=p["clock"])
 
 
 def test_journal_matches_the_readme() -> None:
@@ -59,7 +54,7 @@ def test_journal_matches_the_readme() -> None:
     lo, hi = wilson_interval(wins, len(games))
     n = len(games)
     # The README states the count, the wins and their interval as the journal has them.
-    count = f"{n} of 60" if n == config.games else f"after {n} of the {config.games} games"
+    count = f"{n} of {config.games}" if n == config.games else f"after {n} of the {config.games} games"
     assert count.lower() in row.lower(), f"the README row should say {count!r}"
     assert f"{wins:g}" in row
     high = "100" if hi >= 1 else f"{100 * hi:.1f}"
