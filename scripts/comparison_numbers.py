@@ -3,8 +3,10 @@ put its running numbers into the README's Bots row and docs/ai.md, so they are n
 
     .venv/bin/python scripts/comparison_numbers.py [--write]
 
-``tests/test_arena_results.py`` holds the README row to the journal (count, wins, Wilson interval).  Once all the
-games are in, the row's wording changes from "partly measured" to the result: that edit is made by hand.
+``tests/test_arena_results.py`` holds the README row to the journal (count, wins, Wilson interval).  While games were
+missing the row carried a running sentence that ``--write`` kept current; once all were in, the row was rewritten once
+to state the result (and the tables the command then wrote were committed beside the journal), so ``--write`` now
+only explains that there is nothing left to update.
 """
 
 from __future__ import annotations
@@ -70,6 +72,8 @@ def write(s: dict[str, str]) -> None:
     """Put the numbers into README.md and docs/ai.md in place of the previous ones."""
     readme = ROOT / "README.md"
     text = readme.read_text(encoding="utf-8")
+    if s["n"] == s["total"] and not re.search(r"After \d+ of the \d+ games", text):
+        raise SystemExit(f"all {s['total']} games are in and the README row states the result: nothing to write")
     text = _replace(
         text,
         r"After \d+ of the \d+ games `mcts:hard` has won [^(]*\(Wilson[^)]*\), every one ended \([^)]*\); "

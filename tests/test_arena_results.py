@@ -4,6 +4,8 @@ plays (so ``--resume`` continues it, or writes its tables once it is complete), 
 
 from __future__ import annotations
 
+import csv
+import json
 import re
 import shlex
 from pathlib import Path
@@ -59,3 +61,20 @@ def test_journal_matches_the_readme() -> None:
     assert f"{wins:g}" in row
     high = "100" if hi >= 1 else f"{100 * hi:.1f}"
     assert f"Wilson 95 % CI {100 * lo:.1f}–{high} %" in row
+
+
+def test_complete_journal_has_its_tables() -> None:
+    """Once every game is in, the tables the command wrote are kept beside the journal and agree with it."""
+    config = _config(_readme_row())
+    games = read_journal(ROOT / OUT / "games.jsonl", config)
+    if len(games) < config.games:
+        pytest.skip(f"{len(games)} of {config.games} games played: the command has not written its tables yet")
+    results = json.loads((ROOT / OUT / "results.json").read_text(encoding="utf-8"))
+    assert results["games_played"] == config.games
+    assert [g["index"] for g in results["games"]] == sorted(g.index for g in games)
+    wins = sum(s.win for g in games for s in g.seats if s.spec == config.seats[0])
+    hero = next(b for b in results["bots"] if b["spec"] == config.seats[0])
+    assert abs(hero["wins"] - wins) < 1e-9
+    with (ROOT / OUT / "bots.csv").open(encoding="utf-8", newline="") as fh:
+        rows = {row["label"]: row for row in csv.DictReader(fh)}
+    assert abs(float(rows[hero["label"]]["wins"]) - wins) < 1e-9
