@@ -74,6 +74,7 @@ from .store import (
     StaleVersion,
     Store,
     StoredGame,
+    Unsettled,
     assign_colours,
     clock_of_row,
     decode_cursor,
@@ -189,6 +190,9 @@ class GameService:
         """Run blocking database reads ``fn(*args)`` on a reader thread; database errors become 503."""
         try:
             return await asyncio.get_running_loop().run_in_executor(self._reader, fn, *args)
+        except Unsettled as exc:
+            log.info("%s", exc)
+            raise ServiceError(503, "the game is changing fast; try again", None, {"Retry-After": "1"}) from exc
         except SQLAlchemyError as exc:
             log.warning("database read failed: %s", str(exc).splitlines()[0][:200])
             raise ServiceError(503, "the database is busy or unavailable; try again", None, {"Retry-After": "2"}) from exc
@@ -215,9 +219,7 @@ class GameService:
     async def _revive(self, game_id: str) -> None:
         """Load a game again from the database and let its bots go on (after its copy in memory went stale)."""
         with contextlib.suppress(ServiceError):
-            live = await self.get(game_id)
-            self._changed(live)  # the sockets last saw the stale copy: push the reloaded game (no notice will)
-            self.kick(live)
+            self.kick(await self.get(game_id))  # (loading it pushes it to the sockets, which saw the stale copy)
 
     # ------------------------------------------------------------------ other processes' changes (PostgreSQL)
 
@@ -422,6 +424,10 @@ class GameService:
                 if live is None:
                     live = await self._load(game_id)
                     self.games[game_id] = live
+                    if self.hub.watched(game_id):
+                        # sockets that outlived the game's last copy (sent out of memory after it went stale or could
+                        # not be brought up to date) get the game as it is now: no notice will come for it
+                        self._changed(live)
         finally:
             if not lock.locked():
                 self._load_locks.pop(game_id, None)
@@ -430,6 +436,9 @@ class GameService:
     async def _load(self, game_id: str) -> LiveGame:
         try:
             stored = await asyncio.get_running_loop().run_in_executor(self._reader, self.store.load, game_id)
+        except Unsettled as exc:
+            log.info("%s", exc)
+            raise ServiceError(503, "the game is changing fast; try again", None, {"Retry-After": "1"}) from exc
         except Damaged as exc:
             await self._quarantine(game_id, exc.reason)
             raise self._damaged_error(game_id, exc.reason) from None

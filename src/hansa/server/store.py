@@ -43,6 +43,18 @@ class Damaged(Exception):
         self.move = move
 
 
+class Unsettled(Exception):
+    """The game changed between the reads of its row and its moves on every try (a busy game: try again later)."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"game {game_id} kept changing while it was read")
+        self.game_id = game_id
+
+
+#: How many times a game's row and moves are read again when a write came between them (see :meth:`Store.load`).
+READ_TRIES = 20
+
+
 class StaleVersion(Exception):
     """The stored game is not at the revision the writer expected: another copy of it (in this process or another
     one) wrote first."""
@@ -276,37 +288,42 @@ class Store:
             self._notify(conn, values["id"], 0)
 
     def load(self, game_id: str) -> StoredGame | None:
-        """The game replayed from its record, None if there is no such game; raises :class:`Damaged`."""
-        with self.engine.connect() as conn:
-            row = conn.execute(
-                select(*_ROW_COLUMNS, cast(GAMES.c.snapshot, Text).label("snapshot")).where(GAMES.c.id == game_id)
-            ).mappings().first()
-            if row is None:
-                return None
-            moves = self._moves(conn, game_id)
-        return replay_stored(dict(row), moves)
+        """The game replayed from its record, None if there is no such game; raises :class:`Damaged` (and
+        :class:`Unsettled` if the game kept changing while it was read)."""
+        read = self._consistent(game_id, 1, cast(GAMES.c.snapshot, Text).label("snapshot"))
+        return None if read is None else replay_stored(*read)
 
     def load_tail(self, game_id: str, since: int) -> tuple[dict[str, Any], list[tuple[int, str]]] | None:
         """The game row and its moves from number ``since`` on (for a process bringing its copy up to date);
-        None if there is no such game."""
-        with self.engine.connect() as conn:
-            row = conn.execute(select(*_ROW_COLUMNS).where(GAMES.c.id == game_id)).mappings().first()
-            if row is None:
-                return None
-            moves = conn.execute(
-                select(MOVES.c.n, MOVES.c.text).where(MOVES.c.game_id == game_id, MOVES.c.n >= since).order_by(MOVES.c.n)
-            )
-            return dict(row), [(int(n), text) for n, text in moves]
+        None if there is no such game.  Raises :class:`Unsettled` if the game kept changing while it was read."""
+        return self._consistent(game_id, since)
+
+    def _consistent(self, game_id: str, since: int, *extra: Any) -> tuple[dict[str, Any], list[tuple[int, str]]] | None:
+        """The game row and its moves from ``since`` on, as one revision of the game.
+
+        The row and the moves are two reads, and a write (a move and its row, in one transaction) can commit between
+        them: PostgreSQL's default isolation gives each statement its own snapshot, and SQLite reads outside a
+        transaction.  Such a pair would look like a damaged record.  Every write of a game raises its row's revision,
+        so the revision is read again after the moves: unchanged, the pair is one revision; changed, it is read
+        again."""
+        for _ in range(READ_TRIES):
+            with self.engine.connect() as conn:
+                row = conn.execute(select(*_ROW_COLUMNS, *extra).where(GAMES.c.id == game_id)).mappings().first()
+                if row is None:
+                    return None
+                moves = [(int(n), text) for n, text in conn.execute(
+                    select(MOVES.c.n, MOVES.c.text).where(MOVES.c.game_id == game_id, MOVES.c.n >= since)
+                    .order_by(MOVES.c.n)
+                )]
+                revision = conn.execute(select(GAMES.c.revision).where(GAMES.c.id == game_id)).scalar()
+            if revision == row["revision"]:
+                return dict(row), moves
+        raise Unsettled(game_id)
 
     def load_row(self, game_id: str) -> dict[str, Any] | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(*_ROW_COLUMNS).where(GAMES.c.id == game_id)).mappings().first()
             return dict(row) if row is not None else None
-
-    @staticmethod
-    def _moves(conn: Connection, game_id: str) -> list[tuple[int, str]]:
-        rows = conn.execute(select(MOVES.c.n, MOVES.c.text).where(MOVES.c.game_id == game_id).order_by(MOVES.c.n))
-        return [(int(n), text) for n, text in rows]
 
     def store_move(self, game_id: str, n: int, seat: int, turn: int, text: str, row: dict[str, Any],
                    expected: int) -> int:
