@@ -228,21 +228,31 @@ class GameService:
         if origin == self.store.origin:
             return
         self._lobby.clear()
-        live = self.games.get(game_id)
-        if live is None:
-            return
         if revision < 0:
-            self.games.pop(game_id, None)
-            self._cancel_bots(live)
-            live.status = "deleted"
+            live = self.games.pop(game_id, None)
+            if live is not None:
+                self._cancel_bots(live)
+                live.status = "deleted"
             self.hub.close_game(game_id, 4410, "the game was deleted")
+            return
+        if game_id not in self.games:
+            self._reload_for_sockets(game_id)
             return
         self._want(game_id, revision)
 
     def _on_reconnect(self) -> None:
-        """Notices may have been missed while the connection was down: check every game held in memory."""
+        """Notices may have been missed while the connection was down: check every game held in memory, and load
+        again the watched ones that are not."""
         for game_id, live in list(self.games.items()):
             self._want(game_id, live.stored + 1)
+        for game_id in list(self.hub.by_game):
+            self._reload_for_sockets(game_id)
+
+    def _reload_for_sockets(self, game_id: str) -> None:
+        """A game not in memory changed: if sockets here watch it (its copy was dropped because it could not be
+        brought up to date), load it again, which pushes it to them; nobody else would until the next request."""
+        if game_id not in self.games and self.hub.watched(game_id):
+            asyncio.get_running_loop().create_task(self._revive(game_id), name=f"reload-{game_id}")
 
     def _want(self, game_id: str, revision: int) -> None:
         """The stored game is at ``revision`` (at least): bring the copy there.  Notices that come while a copy is
