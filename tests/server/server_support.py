@@ -119,10 +119,16 @@ def postgres_database() -> str:
 async def next_view(ws: Any, version: int, timeout: float = 10.0) -> dict[str, Any]:
     """The first view pushed on the WebSocket ``ws`` at ``version`` or later."""
 
+    seen: list[Any] = []
+
     async def wait() -> dict[str, Any]:
         while True:
             data = json.loads(await ws.recv())
+            seen.append(data["view"]["version"] if data["type"] == "view" else data["type"])
             if data["type"] == "view" and data["view"]["version"] >= version:
                 return data["view"]  # type: ignore[no-any-return]
 
-    return await asyncio.wait_for(wait(), timeout)
+    try:
+        return await asyncio.wait_for(wait(), timeout)
+    except TimeoutError:
+        raise AssertionError(f"no view at version {version} or later in {timeout:g} s; the socket got {seen}") from None
