@@ -86,6 +86,13 @@ T = TypeVar("T")
 
 log = logging.getLogger("hansa.server")
 
+
+def _changing_fast(exc: Unsettled) -> ServiceError:
+    """503 for a game that kept changing while it was read (see :meth:`Store.load`)."""
+    log.info("%s", exc)
+    return ServiceError(503, "the game is changing fast; try again", None, {"Retry-After": "1"})
+
+
 SERVER_BOTS = ("random", "purpose", "heuristic", "mcts:easy", "mcts:medium", "mcts:hard")
 #: Consecutive failures of a bot after which one random legal move is played instead (logged and shown).
 BOT_FALLBACK_AFTER = 3
@@ -191,8 +198,7 @@ class GameService:
         try:
             return await asyncio.get_running_loop().run_in_executor(self._reader, fn, *args)
         except Unsettled as exc:
-            log.info("%s", exc)
-            raise ServiceError(503, "the game is changing fast; try again", None, {"Retry-After": "1"}) from exc
+            raise _changing_fast(exc) from exc
         except SQLAlchemyError as exc:
             log.warning("database read failed: %s", str(exc).splitlines()[0][:200])
             raise ServiceError(503, "the database is busy or unavailable; try again", None, {"Retry-After": "2"}) from exc
@@ -447,8 +453,7 @@ class GameService:
         try:
             stored = await asyncio.get_running_loop().run_in_executor(self._reader, self.store.load, game_id)
         except Unsettled as exc:
-            log.info("%s", exc)
-            raise ServiceError(503, "the game is changing fast; try again", None, {"Retry-After": "1"}) from exc
+            raise _changing_fast(exc) from exc
         except Damaged as exc:
             await self._quarantine(game_id, exc.reason)
             raise self._damaged_error(game_id, exc.reason) from None
