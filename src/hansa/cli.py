@@ -305,15 +305,15 @@ def serve(
     share a PostgreSQL database, which is the single source of truth)."""
     from dataclasses import fields
 
-    import uvicorn
-
+    from .server import supervisor
     from .server.app import create_app
     from .server.config import ServerConfig
-    from .server.protocols import LimitedHttpProtocol, LimitedWebSocketProtocol
+    from .server.protocols import LimitedHttpProtocol, LimitedWebSocketProtocol, trusted_proxies
 
     url = database_url or os.environ.get("HANSA_DATABASE_URL") or "sqlite:///hansa.sqlite3"
     try:
         config = ServerConfig.from_env(settings)
+        proxies = trusted_proxies(config.forwarded_allow_ips)
     except ValueError as exc:
         _fail(str(exc))
         return
@@ -327,6 +327,17 @@ def serve(
         _fail("--workers above 1 needs a PostgreSQL database (--database-url postgresql://...): SQLite is for one "
               "process")
         return
+    supervisor.raise_fd_limit()  # every connection is a file: allow as many as the system lets this process have
+
+    def waiting(exc: OSError) -> None:
+        err.print(f"port {port} is still in use ({exc.strerror}): trying again for up to "
+                  f"{supervisor.BIND_WAIT:g} s", highlight=False)
+
+    try:
+        socks = supervisor.bind_listeners(host, port, on_wait=waiting)
+    except OSError as exc:
+        _fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+        return
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     console.print(f"[bold]hansa[/] web app on [link]http://{shown}:{port}/[/link]  (database: {url}"
                   + (f", {workers} processes" if workers > 1 else "") + ")", highlight=False)
@@ -336,15 +347,20 @@ def serve(
     common: dict[str, Any] = {
         "host": host, "port": port, "log_level": "warning", "timeout_keep_alive": 75, "http": LimitedHttpProtocol,
         "ws": LimitedWebSocketProtocol, "ws_max_size": config.ws_max_message, "ws_per_message_deflate": False,
+        # X-Forwarded-For / -Proto only from the proxies of --forwarded-allow-ips (none by default; uvicorn's own
+        # default trusts 127.0.0.1, which let a local client pick its address for every request)
+        "proxy_headers": not proxies.none, "forwarded_allow_ips": proxies.uvicorn_value,
     }
     if workers == 1:
-        uvicorn.run(create_app(url, config), **common)
-        return
-    # Each worker process builds its app from the environment: hand the settings over there.
-    os.environ["HANSA_DATABASE_URL"] = url
-    for f in fields(ServerConfig):
-        os.environ[f.metadata["env"]] = str(getattr(config, f.name))
-    uvicorn.run("hansa.server.app:app_from_env", factory=True, workers=workers, **common)
+        status = supervisor.serve(socks, 1, create_app(url, config), common)
+    else:
+        # Each worker process builds its app from the environment: hand the settings over there.
+        os.environ["HANSA_DATABASE_URL"] = url
+        for f in fields(ServerConfig):
+            os.environ[f.metadata["env"]] = str(getattr(config, f.name))
+        status = supervisor.serve(socks, workers, None, common)
+    if status:
+        raise typer.Exit(code=status)
 
 
 def _serve_signature() -> None:

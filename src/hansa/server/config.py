@@ -30,8 +30,27 @@ class ServerConfig:
     max_move_text: int = _setting(200, "HANSA_MAX_MOVE_TEXT", "longest move text, in characters")
     create_per_minute: int = _setting(10, "HANSA_CREATE_PER_MINUTE", "games one client may create per minute (429)")
     max_live_games: int = _setting(1000, "HANSA_MAX_LIVE_GAMES", "running games on the server (429 to create more)")
+    max_live_games_per_client: int = _setting(
+        20, "HANSA_MAX_LIVE_GAMES_PER_CLIENT", "running games one client may have created (429 to create more)"
+    )
+    max_moves: int = _setting(
+        5000, "HANSA_MAX_MOVES",
+        "moves after which any game is stopped (the move cap; the game's note says so); real games end far sooner",
+    )
+    forwarded_allow_ips: str = _setting(
+        "", "HANSA_FORWARDED_ALLOW_IPS",
+        "comma list of proxy addresses whose X-Forwarded-For and X-Forwarded-Proto are trusted; empty: none, *: any",
+    )
+    header_timeout: float = _setting(
+        10.0, "HANSA_HEADER_TIMEOUT", "a client must send a request's line and headers within this time (408 after)"
+    )
+    http_per_client: int = _setting(
+        64, "HANSA_HTTP_PER_CLIENT",
+        "connections open at once from one client, WebSockets included (more are refused with 429)",
+    )
     ws_per_game: int = _setting(50, "HANSA_WS_PER_GAME", "WebSockets open on one game (429)")
     ws_per_client: int = _setting(20, "HANSA_WS_PER_CLIENT", "WebSockets open from one client (429)")
+    ws_per_seat: int = _setting(4, "HANSA_WS_PER_SEAT", "WebSockets open on one game with one seat's token (429)")
     ws_max_message: int = _setting(4096, "HANSA_WS_MAX_MESSAGE", "largest WebSocket message a client may send")
     ws_messages_per_second: float = _setting(
         5.0, "HANSA_WS_MESSAGES_PER_SECOND", "messages a client may send per second on one socket (burst 20)"
@@ -40,6 +59,24 @@ class ServerConfig:
         10.0, "HANSA_WS_SEND_TIMEOUT", "a socket that takes longer to accept a message is dropped"
     )
     lock_timeout: float = _setting(10.0, "HANSA_LOCK_TIMEOUT", "longest wait for a busy game (503, nothing changed)")
+    undo_per_minute: float = _setting(
+        30.0, "HANSA_UNDO_PER_MINUTE", "undos one seat may ask for per minute, in bursts of up to 10 (429)"
+    )
+    votes_per_minute: float = _setting(
+        6.0, "HANSA_VOTES_PER_MINUTE", "takeover votes one seat may cast or withdraw per minute, bursts of 3 (429)"
+    )
+    replay_cache: int = _setting(
+        64 * 1024 * 1024, "HANSA_REPLAY_CACHE",
+        "bytes of built move logs, histories, records and replayed positions kept in memory (least recently used go)",
+    )
+    replay_per_client: int = _setting(
+        2, "HANSA_REPLAY_PER_CLIENT",
+        "log, history, record and replay answers one client may have in the making at once (429 beyond)",
+    )
+    replay_processes: int = _setting(
+        1, "HANSA_REPLAY_PROCESSES",
+        "worker processes that build log, history, record and replay answers (0: a thread of the server)",
+    )
     bot_processes: int = _setting(_cpus(), "HANSA_BOT_PROCESSES", "worker processes for MCTS bots (0: threads)")
     bot_delay: float = _setting(0.3, "HANSA_BOT_DELAY", "pause before each bot move, to be watchable")
     bot_move_budget: int = _setting(
@@ -69,6 +106,17 @@ class ServerConfig:
         "comma list of hosts (host, *.domain, or an IP address) seat webhooks may call; empty: webhooks are off",
     )
     webhook_timeout: float = _setting(5.0, "HANSA_WEBHOOK_TIMEOUT", "how long one webhook call may take")
+    webhook_delay: float = _setting(
+        2.0, "HANSA_WEBHOOK_DELAY",
+        "a your-turn notice waits this long and is sent only if the decision is still with that seat",
+    )
+    webhook_interval: float = _setting(
+        30.0, "HANSA_WEBHOOK_INTERVAL", "at most one notice per seat in this time (hand-overs meanwhile are coalesced)"
+    )
+    webhook_suspend_after: int = _setting(
+        5, "HANSA_WEBHOOK_SUSPEND_AFTER",
+        "notices in a row a seat's webhook may fail before it is suspended (until its player sets it again)",
+    )
     bots: str = _setting(
         "inline", "HANSA_BOTS",
         "inline: this process plays the bot seats; queue: `hansa bots` worker processes do (PostgreSQL only)",
@@ -109,13 +157,19 @@ class ServerConfig:
                 continue
             if value < 0:
                 raise ValueError(f"{f.name} must not be negative (got {value})")
-        for name in ("max_body", "max_header", "max_name", "max_move_text", "ws_max_message", "max_live_games"):
+        for name in ("max_body", "max_header", "max_name", "max_move_text", "ws_max_message", "max_live_games",
+                     "max_live_games_per_client", "max_moves", "http_per_client", "ws_per_seat", "replay_per_client",
+                     "webhook_suspend_after"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
         if self.bots not in ("inline", "queue"):
             raise ValueError(f"bots must be inline or queue (got {self.bots!r})")
         if self.bot_lease < 1:
             raise ValueError("bot_lease must be at least 1 second")
+        if self.header_timeout <= 0:
+            raise ValueError("header_timeout must be above 0 seconds")
+        if self.undo_per_minute <= 0 or self.votes_per_minute <= 0:
+            raise ValueError("undo_per_minute and votes_per_minute must be above 0")
         if self.max_header < 1024:
             raise ValueError("max_header must be at least 1024 bytes")
 
