@@ -24,13 +24,15 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_vali
 from ..core.board import load_board
 from ..core.options import GameOptions
 from ..view import board_layout
+from .answers import HISTORY_LIMIT, LOG_LIMIT, MAX_HISTORY_LIMIT, MAX_LOG_LIMIT
 from .clocks import TIMEOUT_BOTS
 from .config import ServerConfig
 from .db import DEFAULT_URL, make_engine, migrate
 from .errors import ServiceError, StrictRoute, install_handlers
 from .games import SERVER_BOTS, GameService
-from .live import LiveGame, history_json, view_json, view_message, with_now
+from .live import LiveGame, view_json, view_message, with_now
 from .middleware import BodyLimit, SecurityHeaders, client_key
+from .names import BadName, clean_name, duplicate_names
 from .ratelimit import RateLimiter
 from .rules import LANGUAGES, rules_page
 from .sockets import SocketHub, Subscriber
@@ -54,7 +56,8 @@ STRICT = ConfigDict(extra="forbid", strict=True)
 
 def request_models(config: ServerConfig) -> tuple[type[BaseModel], type[BaseModel], type[BaseModel]]:
     """The request bodies, bounded by ``config``: every string, list and mapping has a maximum size."""
-    Name = Annotated[str, StringConstraints(min_length=1, max_length=config.max_name)]
+    # raw names may be longer than max_name before white space is collapsed; clean_name bounds the stored form
+    Name = Annotated[str, StringConstraints(min_length=1, max_length=4 * config.max_name)]
     Text = Annotated[str, StringConstraints(min_length=1, max_length=config.max_move_text)]
     Key = Annotated[str, StringConstraints(min_length=1, max_length=40)]
     Word = Annotated[str, StringConstraints(max_length=40)]
@@ -71,10 +74,10 @@ def request_models(config: ServerConfig) -> tuple[type[BaseModel], type[BaseMode
         @field_validator("name")
         @classmethod
         def _clean_name(cls, v: str) -> str:
-            v = " ".join(v.split())
-            if not v or any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in v):
-                raise ValueError("a name needs visible characters")
-            return v
+            try:
+                return clean_name(v, config.max_name)
+            except BadName as exc:
+                raise ValueError(str(exc)) from None
 
         @model_validator(mode="after")
         def _bot_spec(self) -> "PlayerIn":
@@ -89,6 +92,7 @@ def request_models(config: ServerConfig) -> tuple[type[BaseModel], type[BaseMode
     class TableIn(BaseModel):
         model_config = STRICT
         hints: bool = True
+        hotseat: bool = False
 
     class ClockIn(BaseModel):
         """Checked here for shape; the bounds of each kind are ClockSettings.from_json's (400 with the range)."""
@@ -112,6 +116,16 @@ def request_models(config: ServerConfig) -> tuple[type[BaseModel], type[BaseMode
         clock: ClockIn | None = None
         options: dict[Key, Scalar] = Field(default_factory=dict, max_length=32)
         seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
+
+        @model_validator(mode="after")
+        def _distinct_names(self) -> "CreateGame":
+            same = duplicate_names([p.name for p in self.players])
+            if same is not None:
+                raise ValueError(
+                    f"seats {same[0]} and {same[1]} have the same name (names that differ only in case or in "
+                    "the form of their letters are the same)"
+                )
+            return self
 
     class MoveIn(BaseModel):
         model_config = STRICT
@@ -317,6 +331,14 @@ def create_app(
             "damaged": len(svc.damaged),
             "webhooks_sent": svc.webhooks.sent,
             "webhooks_failed": svc.webhooks.failed,
+            "webhooks_coalesced": svc.webhooks.coalesced,
+            "webhooks_suspended": svc.webhooks.suspended,
+            "webhooks_pending": svc.webhooks.pending,
+            "answers_cached": len(svc.answers),
+            "answers_cached_bytes": svc.answers.size,
+            "answers_built": svc.builders.done,
+            "answers_refused": svc.builders.refused,
+            "answer_workers": svc.builders.worker_pids(),
         }
 
     @api.get("/api/boards/{side}")
@@ -343,7 +365,7 @@ def create_app(
         if clock is not None:
             clock = {k: v for k, v in clock.items() if v is not None}
         live, tokens, hotseat, creator = await service().create(
-            data["players"], data["options"], data["seed"], data["table"], clock,
+            data["players"], data["options"], data["seed"], data["table"], clock, client=client_key(request.scope),
         )
         return {
             "id": live.id,
@@ -351,7 +373,7 @@ def create_app(
             "seed": live.game.seed if live.seed_public else None,
             "creator_token": creator,
             "hotseat_token": hotseat,
-            "hotseat_url": f"/game/{live.id}#token={hotseat}",
+            "hotseat_url": f"/game/{live.id}#token={hotseat}" if hotseat else None,
             "spectator_url": f"/game/{live.id}",
             "seats": [
                 {
@@ -439,33 +461,48 @@ def create_app(
         return Response(status_code=204)
 
     @api.post("/api/games/{game_id}/hint")
-    async def hint(game_id: str, x_hansa_token: TokenHeader = None) -> dict[str, Any]:
+    async def hint(game_id: str, request: Request, x_hansa_token: TokenHeader = None) -> Response:
         """The heuristic bot's move for the deciding seat, with a reason (``{"kind", ...}``, see hints.py)."""
         await game(game_id)
-        return await service().hint(game_id, token_of(x_hansa_token))
+        answer = await service().hint(game_id, token_of(x_hansa_token), client_key(request.scope))
+        return Response(answer, media_type="application/json")
 
     @api.get("/api/games/{game_id}/record")
-    async def record(game_id: str) -> Response:
+    async def record(game_id: str, request: Request) -> Response:
         live = await game(game_id)
         return Response(
-            await service().record_json(live),
+            await service().record_json(live, client_key(request.scope)),
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="hansa-{live.id}.json"'},
         )
 
+    Start = Annotated[int, Query(ge=0, le=10**9)]
+
     @api.get("/api/games/{game_id}/history")
-    async def history(game_id: str) -> Response:
+    async def history(
+        game_id: str, request: Request, start: Start = 0,
+        limit: Annotated[int, Query(ge=1, le=MAX_HISTORY_LIMIT)] = HISTORY_LIMIT,
+    ) -> Response:
+        """In-game scores after every move (a page), and the final breakdown once over, for the score chart."""
         live = await game(game_id)
-        return Response(history_json(live), media_type="application/json")
+        return Response(await service().history(live, start, limit, client_key(request.scope)),
+                        media_type="application/json")
 
     @api.get("/api/games/{game_id}/log")
-    async def move_log(game_id: str) -> dict[str, Any]:
-        """Every move with its seat, turn, JSON form and delta, for the replay viewer (public information only)."""
-        return await service().move_log(await game(game_id))
+    async def move_log(
+        game_id: str, request: Request, start: Start = 0,
+        limit: Annotated[int, Query(ge=1, le=MAX_LOG_LIMIT)] = LOG_LIMIT,
+    ) -> Response:
+        """A page of the moves with their seat, turn, JSON form, delta and maker, for the replay viewer (public
+        information only)."""
+        live = await game(game_id)
+        return Response(await service().move_log(live, start, limit, client_key(request.scope)),
+                        media_type="application/json")
 
     @api.get("/api/games/{game_id}/replay/{k}")
-    async def replay(game_id: str, k: int) -> dict[str, Any]:
-        return await service().replay_at(await game(game_id), k)
+    async def replay(game_id: str, k: int, request: Request) -> Response:
+        live = await game(game_id)
+        return Response(await service().replay_at(live, k, client_key(request.scope)), media_type="application/json")
 
     @app.websocket("/api/games/{game_id}/ws")
     async def game_socket(ws: WebSocket, game_id: str) -> None:
@@ -480,7 +517,7 @@ def create_app(
         token = socket_token(ws)
         seats = tuple(live.seats_of(token))
         client = client_key(ws.scope)
-        refusal = hub.refusal(live.id, client, bool(seats))
+        refusal = hub.refusal(live.id, client, seats)
         if refusal is not None:
             await ws.send_denial_response(
                 JSONResponse({"error": refusal, "rule": None}, status_code=429, headers={"Retry-After": "30"})

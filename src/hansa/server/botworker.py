@@ -97,7 +97,7 @@ class BotWorker:
         try:
             text = _decide(state.copy(), spec if failures < FALLBACK_AFTER else "random", seed)
             prepared = prepare_move(live, live.game.parse(text), seat, self.now(),
-                                    for_player=live.seats[seat].type == "human")
+                                    for_player=live.seats[seat].type == "human", cap=self.config.max_moves)
         except Exception as exc:  # noqa: BLE001 - a bot bug (or an illegal move: HansaError) must not stop the game
             self.failures[key] = failures + 1
             log.exception("bot %s failed in game %s (%d in a row): %s", spec, game_id, failures + 1, exc)
@@ -109,7 +109,7 @@ class BotWorker:
         self.failures.pop(key, None)
         row = {**prepared.row, "bot_lease_until": None, "bot_lease_owner": None}
         try:
-            self.store.store_move(game_id, prepared.n, seat, prepared.turn, text, row, stored.revision)
+            self.store.store_move(game_id, prepared.n, seat, prepared.turn, text, row, stored.revision, "bot")
         except StaleVersion:
             log.info("game %s changed while its bot thought; the turn is taken again", game_id)
             return

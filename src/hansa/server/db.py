@@ -56,6 +56,8 @@ class GameRow(Base):
     __table_args__ = (
         Index("ix_games_status_bot_turn", "status", "bot_turn"),
         Index("ix_games_status_deadline", "status", "deadline"),
+        Index("ix_games_status_creator", "status", "creator_client"),
+        Index("ix_games_status_active", "status", "active_at"),
     )
 
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
@@ -86,6 +88,11 @@ class GameRow(Base):
     bot_lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
     turn: Mapped[int] = mapped_column(Integer, default=1)
     snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: Who created the game: a hash of the client's address (the per-client cap on running games counts it).
+    creator_client: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: The last move or undo (creation at first): a game idle past ``--abandon-after`` by this is abandoned.  Votes,
+    #: webhooks and other seat changes do not count as activity.
+    active_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
 
 class MoveRow(Base):
@@ -98,6 +105,23 @@ class MoveRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     turn: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    #: Which token made the move: ``seat`` (the seat's own), ``hotseat``, ``bot`` (a bot seat or the timeout bot) or
+    #: ``clock`` (the end-turn timeout policy); null in moves stored before it was recorded.
+    actor: Mapped[str | None] = mapped_column(String(16), nullable=True)
+
+
+class UndoRow(Base):
+    """An undo: which move it took back and which token asked for it (an audit trail; the record holds no undos)."""
+
+    __tablename__ = "undos"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(String(16), ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    n: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    actor: Mapped[str] = mapped_column(String(16))
+    move: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
@@ -149,3 +173,4 @@ def make_sessionmaker(engine: Engine) -> sessionmaker:  # type: ignore[type-arg]
 #: The two tables as Core objects, for the per-move statements that skip the ORM unit of work.
 GAMES = cast(Table, GameRow.__table__)
 MOVES = cast(Table, MoveRow.__table__)
+UNDOS = cast(Table, UndoRow.__table__)

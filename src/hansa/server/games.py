@@ -26,10 +26,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import random
 import secrets
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -39,18 +39,29 @@ from sqlalchemy.exc import DataError, SQLAlchemyError
 
 from ..core.errors import HansaError
 from ..core.moves import Done, EndTurn, Move
-from ..core.state import GameState
+from ..core.scoring import final_scores, winners
 from ..game import Game
-from ..record import game_to_record
-from ..view import move_delta, public_state
+from ..record.record import FORMAT as RECORD_FORMAT
+from ..record.record import VERSION as RECORD_VERSION
+from ..view import move_delta
+from .answers import (
+    CHUNK,
+    Builders,
+    ByteCache,
+    build_hint,
+    build_history_chunk,
+    build_log_chunk,
+    build_position,
+    build_record,
+)
 from .bots import BOTS_ONLY, HUMAN_WAITING, BotPool
 from .clocks import TIMEOUT_BOTS, Clock, ClockError, ClockSettings
 from .config import ServerConfig
 from .db import utcnow
 from .errors import ServiceError
-from .hints import hint
-from .live import LiveGame, Seat, my_game_entry, token_hash, view_message
+from .live import LiveGame, Seat, client_hash, my_game_entry, token_hash, view_message
 from .notify import conninfo, listen
+from .ratelimit import RateLimiter
 from .rows import (
     bot_for,
     bot_turn,
@@ -67,6 +78,7 @@ from .sockets import SocketHub
 from .store import (
     ABANDONED,
     DAMAGED,
+    ENDED,
     OVER,
     RUNNING,
     STOPPED,
@@ -74,6 +86,7 @@ from .store import (
     StaleVersion,
     Store,
     StoredGame,
+    StoredMove,
     Unsettled,
     assign_colours,
     clock_of_row,
@@ -96,10 +109,6 @@ def _changing_fast(exc: Unsettled) -> ServiceError:
 SERVER_BOTS = ("random", "purpose", "heuristic", "mcts:easy", "mcts:medium", "mcts:hard")
 #: Consecutive failures of a bot after which one random legal move is played instead (logged and shown).
 BOT_FALLBACK_AFTER = 3
-#: Replayed positions kept for /replay/{k}.
-REPLAY_CACHE = 256
-#: Replays and records being built or waiting for the replay thread; more are refused (503) until some finish.
-REPLAY_QUEUE = 4
 
 
 class StaleCopy(ServiceError):
@@ -126,7 +135,10 @@ class GameService:
         self.hub = hub
         #: The time source of the clocks (seconds since the epoch); tests inject their own.
         self.now = now
-        self.webhooks = Webhooks(config.webhook_hosts, config.webhook_timeout)
+        self.webhooks = Webhooks(
+            config.webhook_hosts, config.webhook_timeout, delay=config.webhook_delay, interval=config.webhook_interval,
+            suspend_after=config.webhook_suspend_after, stands=self._webhook_stands, on_suspend=self._webhook_failing,
+        )
         self._clock_wake = asyncio.Event()
         #: Set once this process listens for other processes' changes (PostgreSQL only).
         self.listening: asyncio.Event | None = None
@@ -135,6 +147,9 @@ class GameService:
         self._wanted: dict[str, int] = {}
         self.games: dict[str, LiveGame] = {}
         self.damaged: dict[str, str] = {}
+        #: Stored running games replayed since this process started and found sound (see ``_sweep``).
+        self._checked: set[str] = set()
+        self._checking: dict[str, asyncio.Task[str | None]] = {}
         self.bots = BotPool(config.bot_processes)
         self._load_locks: dict[str, asyncio.Lock] = {}
         # SQLite allows one writer at a time (a waiting writer sleeps in its busy handler), so all SQLite writes go
@@ -143,9 +158,11 @@ class GameService:
         sqlite = store.engine.dialect.name == "sqlite"
         self._writer = ThreadPoolExecutor(max_workers=1 if sqlite else 4, thread_name_prefix="hansa-db-write")
         self._reader = ThreadPoolExecutor(max_workers=2, thread_name_prefix="hansa-db-read")
-        self._replayer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hansa-replay")
-        self._replays: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
-        self._replay_jobs = 0
+        #: Long answers (log, history, record, replays, hints): built fairly off the event loop, kept within a budget.
+        self.builders = Builders(config.replay_processes, config.replay_per_client)
+        self.answers = ByteCache(config.replay_cache)
+        self._undos = RateLimiter(config.undo_per_minute / 60.0, 10)
+        self._votes = RateLimiter(config.votes_per_minute / 60.0, 3)
         self._lobby: dict[tuple[Any, ...], tuple[float, str]] = {}
         self._closing = False
         self._tasks: list[asyncio.Task[None]] = []
@@ -156,6 +173,7 @@ class GameService:
         """Restore the games in which a bot must decide (their bots carry on), then start the janitor and a
         background check of every other running game (damaged ones are quarantined)."""
         self.bots.start()
+        self.builders.start()
         ids = await self.read(self.store.ids_waiting_for_bots) if self.config.bots == "inline" else []
         restored = 0
         for game_id in ids:
@@ -189,7 +207,7 @@ class GameService:
                 await task
         await self.bots.stop()
         await self.webhooks.stop()
-        self._replayer.shutdown(wait=False, cancel_futures=True)
+        await self.builders.stop()
         self._reader.shutdown(wait=True)
         self._writer.shutdown(wait=True)
 
@@ -236,6 +254,7 @@ class GameService:
         self._lobby.clear()
         if revision < 0:
             live = self.games.pop(game_id, None)
+            self.webhooks.forget(game_id)
             if live is not None:
                 self._cancel_bots(live)
                 live.status = "deleted"
@@ -311,24 +330,22 @@ class GameService:
                 if stored is None:
                     return False
                 fresh = self._live(stored)
-                live.game, live.seats, live.clock, live.stored = fresh.game, fresh.seats, fresh.clock, fresh.stored
-                live.status, live.status_note, live.scores = fresh.status, fresh.status_note, fresh.scores
-                live.deltas, live.table = fresh.deltas, fresh.table
+                live.adopt(fresh)
             self._changed(live)
             return True
 
     @staticmethod
-    def _catch_up(live: LiveGame, row: dict[str, Any], moves: list[tuple[int, str]]) -> bool:
+    def _catch_up(live: LiveGame, row: dict[str, Any], moves: list[StoredMove]) -> bool:
         """Play the stored moves after the copy's on it and take the row's seats, clock and status; False (copy
         untouched) when the copy's last move is not the stored one or anything does not fit."""
         game = live.game
         have = live.version
         if int(row["version"]) < have:
             return False
-        if have and (not moves or moves[0] != (have, game.moves[-1].text())):
+        if have and (not moves or moves[0][:2] != (have, live.texts[-1])):
             return False
         new = moves[1:] if have else moves
-        if [n for n, _ in new] != list(range(have + 1, int(row["version"]) + 1)):
+        if [n for n, *_ in new] != list(range(have + 1, int(row["version"]) + 1)):
             return False
         try:
             seats, clock = seats_of_row(row["players"]), clock_of_row(row["clock"])
@@ -336,14 +353,15 @@ class GameService:
                 return False
             states = []
             state = game.state.copy()
-            for _, text in new:
+            for _, text, _actor in new:
                 before = state.copy()
                 state.play(game.parse(text))
                 states.append(before)
         except (Damaged, HansaError):
             return False
-        for (n, text), before in zip(new, states):
-            game.play(text)
+        for (n, text, actor), before in zip(new, states):
+            move = game.play(text)
+            live.moved(move.text(), actor)
             live.record_delta(n, move_delta(before, game.state))
             live.scores.append(list(game.state.score))
         live.seats = seats
@@ -358,21 +376,30 @@ class GameService:
 
     async def create(
         self, players: list[dict[str, Any]], options: dict[str, Any], seed: int | None,
-        table: dict[str, Any] | None = None, clock: dict[str, Any] | None = None,
-    ) -> tuple[LiveGame, list[str | None], str, str]:
+        table: dict[str, Any] | None = None, clock: dict[str, Any] | None = None, client: str = "unknown",
+    ) -> tuple[LiveGame, list[str | None], str | None, str]:
         """Create and store a game.  ``players`` are ``{name, type, bot, colour}`` (colour a key of PALETTE or
-        None); ``table`` the table options; ``clock`` the clock settings (:class:`ClockSettings`, None: no clock).
-        Returns the game, the token of every human seat (None for bots), the hot-seat token and the creator
-        token."""
+        None); ``table`` the table options (``hotseat``: every human seat is played at one screen, with one
+        hot-seat token and no seat tokens; otherwise each human seat has its own token and there is no hot-seat
+        token); ``clock`` the clock settings (:class:`ClockSettings`, None: no clock); ``client`` the creating
+        client's address (the per-client cap on running games).  Returns the game, the token of every human seat
+        (None for bots and in hot-seat games), the hot-seat token (None unless hot seat) and the creator token."""
         try:
             settings = ClockSettings.from_json(clock)
         except ClockError as exc:
             raise ServiceError(400, str(exc)) from exc
-        running = await self.read(self.store.count_running)
+        creator_client = client_hash(client)
+        running, mine = await self.read(self.store.count_running, creator_client)
         if running >= self.config.max_live_games:
             raise ServiceError(
                 429, f"the server has {running} games in play (its limit); try again later", None, {"Retry-After": "60"}
             )
+        if mine >= self.config.max_live_games_per_client:
+            raise ServiceError(
+                429, f"this client has created {mine} games that are still in play (the limit per client); finish, "
+                     "stop or delete one first", None, {"Retry-After": "600"},
+            )
+        hot_seat = bool((table or {}).get("hotseat", False))
         seats: list[Seat] = []
         tokens: list[str | None] = []
         chosen_colours = [p.get("colour") for p in players if p.get("colour")]
@@ -380,16 +407,17 @@ class GameService:
             raise ServiceError(400, "two seats chose the same colour")
         for p in players:
             colour = p.get("colour") or ""
-            if p["type"] == "bot":
-                seats.append(Seat(p["name"], "bot", p["bot"], None, colour))
+            if p["type"] == "bot" or hot_seat:
+                seats.append(Seat(p["name"], p["type"], p["bot"], None, colour))
                 tokens.append(None)
             else:
                 token = secrets.token_urlsafe(18)
                 seats.append(Seat(p["name"], "human", None, token_hash(token), colour))
                 tokens.append(token)
         assign_colours(seats)
-        table_opts = {"hints": bool((table or {}).get("hints", True))}
-        hotseat, creator = secrets.token_urlsafe(18), secrets.token_urlsafe(18)
+        table_opts = {"hints": bool((table or {}).get("hints", True)), "hotseat": hot_seat}
+        hotseat: str | None = secrets.token_urlsafe(18) if hot_seat else None
+        creator = secrets.token_urlsafe(18)
         chosen = seed is not None
         if seed is None:
             # 53 bits: too many to search for the seed that matches what the board shows, and still a number that
@@ -401,7 +429,7 @@ class GameService:
             raise ServiceError(400, str(exc)) from exc
         game_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         live = LiveGame(
-            game_id, game, seats, token_hash(hotseat), creator_hash=token_hash(creator), seed_public=chosen,
+            game_id, game, seats, token_hash(hotseat) if hotseat else "", creator_hash=token_hash(creator), seed_public=chosen,
             scores=[list(game.state.score)], table=table_opts,
             clock=Clock.start(settings, len(seats), game.state.decider, self.now()),
             takeover_after=self.config.takeover_after,
@@ -415,7 +443,7 @@ class GameService:
             "hotseat_hash": live.hotseat_hash, "creator_hash": live.creator_hash, "seed_public": chosen,
             "status": RUNNING, "status_note": None, "version": 0, "turn": game.state.turn,
             "snapshot": game.state.to_snapshot(), "bot_turn": bot_turn(live), "created_at": now, "updated_at": now,
-            "has_human": live.has_human,
+            "has_human": live.has_human, "creator_client": creator_client, "active_at": now,
         })
         self.games[game_id] = live
         self._lobby.clear()
@@ -508,7 +536,16 @@ class GameService:
         hit = self._lobby.get(key)
         if hit is not None and hit[0] > now:
             return hit[1]
-        page = json.dumps(await self.read(self.store.list_games, limit, before, status), separators=(",", ":"))
+        data = await self.read(self.store.list_games, limit, before, status)
+        for entry in data["games"]:
+            # a stored game not checked since this process started (the background sweep may not have reached
+            # it yet): checked now, so that a damaged game is never listed as running
+            game_id = entry["id"]
+            if entry["status"] == RUNNING and game_id not in self.games and game_id not in self._checked:
+                reason = self.damaged.get(game_id) or await self._check_stored(game_id)
+                if reason is not None:
+                    entry["status"], entry["note"] = DAMAGED, reason
+        page = json.dumps(data, separators=(",", ":"))
         if len(self._lobby) > 64:
             self._lobby.clear()
         self._lobby[key] = (now + self.config.lobby_cache, page)
@@ -535,16 +572,18 @@ class GameService:
         finally:
             live.lock.release()
 
-    def _check_seat(self, live: LiveGame, token: str | None, seat: int | None) -> int:
-        seats = live.seats_of(token)
-        if not seats:
+    def _check_seat(self, live: LiveGame, token: str | None, seat: int | None) -> tuple[int, str]:
+        """The seat a request acts for (``seat``, or by default the deciding seat if the token controls it) and
+        the kind of token (``seat`` or ``hotseat``); 403 when the token does not control it."""
+        seats, actor = live.authority(token)
+        if not seats or actor is None:
             raise ServiceError(403, "this link may only watch the game (no valid seat token)")
         decider = live.game.state.decider
         if seat is None:
             seat = decider if decider in seats else seats[0]
         if seat not in seats:
             raise ServiceError(403, f"your token does not control seat {seat}")
-        return seat
+        return seat, actor
 
     @staticmethod
     def _check_running(live: LiveGame) -> None:
@@ -571,7 +610,7 @@ class GameService:
     ) -> LiveGame:
         live = await self.get(game_id)
         async with self._locked(live, still_wanted):
-            seat = self._check_seat(live, token, seat)
+            seat, actor = self._check_seat(live, token, seat)
             if version is not None and version != live.version:
                 raise ServiceError(409, f"the game has moved on (version {live.version}, you sent {version}); reload")
             self._check_running(live)
@@ -579,14 +618,16 @@ class GameService:
             if seat != state.decider:
                 raise ServiceError(403, f"it is not your decision: {live.seats[state.decider].name} (seat {state.decider}) must decide")
             # a player whose seat a bot plays after a timeout is back as soon as they move
-            await self._apply(live, move, seat, back=live.clock.is_away(seat))
+            await self._apply(live, move, seat, actor, back=live.clock.is_away(seat))
         self.kick(live)
         return live
 
-    async def _apply(self, live: LiveGame, move: Any, seat: int, back: bool = False, for_player: bool = False) -> Move:
+    async def _apply(self, live: LiveGame, move: Any, seat: int, actor: str, back: bool = False,
+                     for_player: bool = False) -> Move:
         """Validate the move on a copy of the position, store the result, and only then play it on the game: memory
-        never shows a move the database does not hold (a failed write leaves the game untouched: 503).  Caller holds
-        the lock."""
+        never shows a move the database does not hold (a failed write leaves the game untouched: 503).  ``actor``:
+        the kind of token that made it (``seat``, ``hotseat``, ``bot``, ``clock``).  The move that reaches
+        ``--max-moves`` stops the game.  Caller holds the lock."""
         game = live.game
         try:
             parsed = game.parse(move)
@@ -594,18 +635,25 @@ class GameService:
             raise ServiceError(400, str(exc)) from exc
         before = game.state.decider
         try:
-            prepared = prepare_move(live, parsed, seat, self.now(), back, for_player and live.seats[seat].type == "human")
+            prepared = prepare_move(live, parsed, seat, self.now(), back, for_player and live.seats[seat].type == "human",
+                                    cap=self.config.max_moves)
         except HansaError as exc:
             raise ServiceError(422, str(exc), getattr(exc, "rule", None) or None) from exc
         n, after, clock = prepared.n, prepared.after, prepared.clock
+        text = parsed.text()
         live.stored = await self.write(
-            self.store.store_move, live.id, n, seat, prepared.turn, parsed.text(), prepared.row, live.stored,
+            self.store.store_move, live.id, n, seat, prepared.turn, text, prepared.row, live.stored, actor,
         )
         live.record_delta(n, move_delta(game.state, after))
         game.play(parsed, seat)
+        live.moved(text, actor)
         live.clock = clock
         if game.state.is_over:
             live.status = OVER
+        elif prepared.capped:
+            live.status, live.status_note = STOPPED, prepared.row["status_note"]
+            self._lobby.clear()
+            log.info("game %s stopped at the move cap (%d moves)", live.id, n)
         live.scores.append(list(game.state.score))
         self._changed(live)
         self._clock_wake.set()
@@ -618,7 +666,7 @@ class GameService:
     ) -> LiveGame:
         live = await self.get(game_id)
         async with self._locked(live, still_wanted):
-            seats = live.seats_of(token)
+            seats, actor = live.authority(token)
             if not seats:
                 raise ServiceError(403, "this link may only watch the game (no valid seat token)")
             if version is not None and version != live.version:
@@ -631,18 +679,33 @@ class GameService:
                 raise ServiceError(403, f"your token does not control seat {seat}")
             if undoable(live, seat) < 1:
                 raise ServiceError(422, "nothing to undo: only your own latest moves, before anyone else moves or a marker is revealed")
+            self._limit(self._undos, live, seat, "undos", self.config.undo_per_minute)
             before = len(game.moves)
             earlier = game.state_before()
             clock = copy_clock(live.clock)
             clock.undo(earlier.decider, game.state.turn - earlier.turn, self.now())
-            live.stored = await self.write(self.store.store_undo, live.id, game_row(live, earlier, before - 1, clock), live.stored)
+            live.stored = await self.write(
+                self.store.store_undo, live.id, game_row(live, earlier, before - 1, clock), live.stored, seat,
+                actor or "seat", live.texts[-1],
+            )
+            log.info("game %s: seat %d (%s token) took back move %d", live.id, seat, actor, before)
             game.undo_own(seat)
+            live.undone()
             live.clock = clock
             live.scores.pop()
             live.deltas.pop(before, None)
             self._changed(live)
             self._clock_wake.set()
         return live
+
+    def _limit(self, limiter: RateLimiter, live: LiveGame, seat: int, what: str, per_minute: float) -> None:
+        """429 when ``seat`` of ``live`` has used up its rate of ``what`` (nothing done)."""
+        wait = limiter.take(f"{live.id}:{seat}")
+        if wait > 0:
+            raise ServiceError(
+                429, f"a seat may make {per_minute:g} {what} a minute; wait {math.ceil(wait)} s", None,
+                {"Retry-After": str(math.ceil(wait))},
+            )
 
     def _changed(self, live: LiveGame) -> None:
         """The game changed: new revision, and its new views offered to its sockets (offering never waits)."""
@@ -671,6 +734,7 @@ class GameService:
         async with self._locked(live, None):
             self._cancel_bots(live)
             await self.write(self.store.delete_game, game_id)
+            self.webhooks.forget(game_id)
             live.status = "deleted"
             self.games.pop(game_id, None)
             self._lobby.clear()
@@ -725,8 +789,9 @@ class GameService:
                 del self.games[game_id]
 
     async def _sweep(self) -> None:
-        """Replay, one at a time and in the background, every running game not in memory: damaged ones are
-        quarantined (and listed as such) without waiting for someone to open them."""
+        """Replay, one at a time and in the background, every running game not in memory, newest first (the
+        order of the lobby): damaged ones are quarantined (and listed as such) without waiting for someone to open
+        them."""
         try:
             ids = await self.read(self.store.running_ids)
         except Exception:  # noqa: BLE001
@@ -736,17 +801,45 @@ class GameService:
         for game_id in ids:
             if self._closing:
                 return
-            if game_id in self.games or game_id in self.damaged:
+            if game_id in self.games or game_id in self.damaged or game_id in self._checked:
                 continue
-            try:
-                await self.read(self.store.load, game_id)
-            except Damaged as exc:
-                await self._quarantine(game_id, exc.reason)
-            except Exception as exc:  # noqa: BLE001
-                await self._quarantine(game_id, f"unreadable row ({type(exc).__name__})")
+            await self._check_stored(game_id)
             checked += 1
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.002)
         log.info("checked %d stored running games", checked)
+
+    async def _check_stored(self, game_id: str) -> str | None:
+        """Replay a stored game to see that it is sound: quarantine it if it is damaged (the reason), None if it is
+        sound or cannot be read just now (a busy database is no damage: it is checked again later).  Concurrent
+        checks of one game share the work."""
+        pending = self._checking.get(game_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        task = asyncio.get_running_loop().create_task(self._check_once(game_id))
+        self._checking[game_id] = task
+        try:
+            return await asyncio.shield(task)
+        finally:
+            if task.done():
+                self._checking.pop(game_id, None)
+
+    async def _check_once(self, game_id: str) -> str | None:
+        reason: str | None = None
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._reader, self.store.load, game_id)
+        except Damaged as exc:
+            reason = exc.reason
+        except (Unsettled, SQLAlchemyError) as exc:
+            if not isinstance(exc, DataError):
+                return None
+            reason = f"unreadable row ({type(exc).__name__})"
+        except Exception as exc:  # noqa: BLE001 - a row the database driver cannot even decode
+            reason = f"unreadable row ({type(exc).__name__})"
+        if reason is None:
+            self._checked.add(game_id)
+            return None
+        await self._quarantine(game_id, reason)
+        return reason
 
     # ------------------------------------------------------------------ bots
 
@@ -799,7 +892,7 @@ class GameService:
                 async with live.lock:
                     if live.version != version or live.status != RUNNING or bot_for(live, seat) != spec:
                         continue  # someone undid or moved meanwhile, or the seat's player came back: think again
-                    await self._apply(live, text, seat, for_player=True)
+                    await self._apply(live, text, seat, "bot", for_player=True)
             except StaleCopy:
                 return  # this copy was dropped; the game is loaded again and its bots go on from there
             except ServiceError as exc:
@@ -893,7 +986,7 @@ class GameService:
                 text = forced.text()
             else:
                 text = await self.bots.decide(state, "heuristic", (live.game.seed or 0) + live.version, HUMAN_WAITING)
-            await self._apply(live, text, seat, for_player=True)
+            await self._apply(live, text, seat, "clock", for_player=True)
 
     async def come_back(self, game_id: str, token: str | None, seat: int | None) -> LiveGame:
         """The player of a seat that a bot plays after a timeout takes it back."""
@@ -949,6 +1042,11 @@ class GameService:
                     409, f"seat {target} is not abandoned: a bot may take over a seat that timed out or has been "
                          f"deciding for {hours:g} hours without a move",
                 )
+            unchanged = all(live.clock.votes.get(target, {}).get(v) == bot for v in voters)
+            if unchanged and bot is None:
+                raise ServiceError(409, f"you have no vote on seat {target} to withdraw")
+            if not unchanged:
+                self._limit(self._votes, live, voters[0], "takeover votes", self.config.votes_per_minute)
             clock = copy_clock(live.clock)
             for voter in voters:
                 clock.vote(target, voter, bot)
@@ -959,12 +1057,16 @@ class GameService:
             seats = live.seats
             if bot is not None and 2 * sum(1 for v in ballots if v in electorate) > len(electorate):
                 seats = list(live.seats)
-                seats[target] = replace(seats[target], type="bot", bot=bot, token_hash=None, webhook=None)
+                seats[target] = replace(seats[target], type="bot", bot=bot, token_hash=None, webhook=None,
+                                        webhook_suspended=False)
+                self.webhooks.forget(live.id, target)
                 clock.set_away(target, False, self.now())
                 clock.votes.pop(target, None)
                 values["players"] = [s.to_json() for s in seats]
                 values["has_human"] = any(s.type == "human" for s in seats)
                 log.info("game %s: seat %d taken over by the %s bot on a vote", live.id, target, bot)
+            elif unchanged:
+                return live  # the same vote again and no majority yet: nothing changes, nothing is written
             before = live.seats
             live.seats = seats
             try:
@@ -984,7 +1086,7 @@ class GameService:
             raise ServiceError(403, "webhooks are off on this server (the operator enables them with --webhook-hosts)")
         live = await self.get(game_id)
         async with self._locked(live, None):
-            seat = self._check_seat(live, token, seat)
+            seat, _actor = self._check_seat(live, token, seat)
             if live.seats[seat].type != "human":
                 raise ServiceError(409, f"seat {seat} is played by a bot")
             if url is not None:
@@ -993,11 +1095,47 @@ class GameService:
                 except WebhookRefused as exc:
                     raise ServiceError(400, f"webhook: {exc}") from None
             seats = list(live.seats)
-            seats[seat] = replace(seats[seat], webhook=url)
+            seats[seat] = replace(seats[seat], webhook=url, webhook_suspended=False)
             live.stored = await self.write(self.store.store_seats, live.id, {"players": [s.to_json() for s in seats]}, live.stored)
             live.seats = seats
+            self.webhooks.forget(live.id, seat)
             self._changed(live)
         return {"seat": seat, "webhook": url}
+
+    def _webhook_stands(self, game_id: str, seat: int, url: str) -> bool:
+        """Whether a queued "your turn" notice still stands: the decision is still with ``seat`` and its webhook is
+        still ``url`` (a game no longer in memory cannot say: its notice stands)."""
+        live = self.games.get(game_id)
+        if live is None:
+            return True
+        state = live.game.state
+        s = live.seats[seat] if 0 <= seat < len(live.seats) else None
+        return (
+            live.status == RUNNING and not state.is_over and state.decider == seat and s is not None
+            and s.webhook == url and not s.webhook_suspended and not live.clock.is_away(seat)
+        )
+
+    def _webhook_failing(self, game_id: str, seat: int, url: str) -> None:
+        """The seat's webhook failed too often in a row: suspend it (stored, shown to the seat) until its player sets
+        it again."""
+        asyncio.get_running_loop().create_task(self._suspend_webhook(game_id, seat, url), name=f"suspend-{game_id}")
+
+    async def _suspend_webhook(self, game_id: str, seat: int, url: str) -> None:
+        try:
+            live = await self.get(game_id)
+            async with self._locked(live, None):
+                current = live.seats[seat] if 0 <= seat < len(live.seats) else None
+                if current is None or current.webhook != url or current.webhook_suspended:
+                    return
+                seats = list(live.seats)
+                seats[seat] = replace(current, webhook_suspended=True)
+                live.stored = await self.write(
+                    self.store.store_seats, live.id, {"players": [s.to_json() for s in seats]}, live.stored
+                )
+                live.seats = seats
+                self._changed(live)
+        except ServiceError as exc:
+            log.warning("game %s: could not suspend the webhook of seat %d: %s", game_id, seat, exc.message)
 
     def _notify_turn(self, live: LiveGame, before: int) -> None:
         """Send the "your turn" notice to the deciding seat's webhook when the decision has just passed to it."""
@@ -1006,10 +1144,10 @@ class GameService:
             return
         seat = state.decider
         hook = live.seats[seat].webhook
-        if seat == before or not hook or live.clock.is_away(seat):
+        if seat == before or not hook or live.seats[seat].webhook_suspended or live.clock.is_away(seat):
             return
         left = live.clock.time_left(seat, self.now())
-        self.webhooks.notify(hook, {
+        self.webhooks.notify(live.id, seat, hook, {
             "type": "your-turn", "game": live.id, "seat": seat, "player": live.seats[seat].name,
             "version": live.version, "turn": state.turn,
             "url": f"{self.config.public_url.rstrip('/')}/game/{live.id}",
@@ -1033,28 +1171,117 @@ class GameService:
             out.append(entry)
         return {"now": now, "games": out}
 
-    # ------------------------------------------------------------------ records and replays (on the replay thread)
+    # ------------------------------------------------------------------ long answers (answers.py)
 
-    async def record_json(self, live: LiveGame) -> str:
+    def _setup(self, live: LiveGame) -> tuple[int, int, dict[str, Any]]:
+        game = live.game
+        return len(game.names), game.seed, game.options.to_dict()
+
+    @staticmethod
+    def _checkpoint(live: LiveGame, k: int) -> int:
+        """The latest checkpoint at or before move ``k`` (0: the start of the game).  Every CHUNK moves have one;
+        were one missing, an earlier one only costs more replaying."""
+        base = (k // CHUNK) * CHUNK
+        while base and base not in live.checkpoints:
+            base -= CHUNK
+        return base
+
+    def _chunk_key(self, live: LiveGame, kind: str, chunk: int) -> tuple[Any, ...]:
+        """The cache key of chunk ``chunk`` (moves ``chunk * CHUNK + 1`` ...) of an answer: a complete chunk stays
+        valid as the game goes on (until an undo or a reload changes the epoch); the last, partial one is keyed by
+        how many moves it holds."""
+        end = min(live.version, (chunk + 1) * CHUNK)
+        return (live.id, live.epoch, kind, chunk, end)
+
+    async def _log_chunk(self, live: LiveGame, chunk: int, client: str) -> tuple[bytes, ...]:
+        key = self._chunk_key(live, "log", chunk)
+        hit: tuple[bytes, ...] | None = self.answers.get(key)
+        if hit is not None:
+            return hit
+        start, end = chunk * CHUNK, min(live.version, (chunk + 1) * CHUNK)
+        base = self._checkpoint(live, start)
+        game = live.game
+        players, seed, options = self._setup(live)
+        built = await self.builders.run(
+            client, build_log_chunk, players, seed, options, live.checkpoints.get(base), live.texts[base:start],
+            start, live.texts[start:end], game.movers[start:end], game.move_turns[start:end], live.actors[start:end],
+        )
+        value = tuple(built)
+        if key == self._chunk_key(live, "log", chunk):  # the game did not change under it
+            self.answers.put(key, value)
+        return value
+
+    async def move_log(self, live: LiveGame, start: int, limit: int, client: str) -> bytes:
+        """Moves ``start + 1`` ... ``start + limit`` of the game with their seat, turn, JSON form, delta and the kind
+        of token that made them (public information only), as JSON: ``{moves, start, log, next}``."""
+        total = live.version
+        start = min(max(0, start), total)
+        end = min(total, start + limit)
+        entries: list[bytes] = []
+        for chunk in range(start // CHUNK, (end - 1) // CHUNK + 1 if end > start else start // CHUNK):
+            part = await self._log_chunk(live, chunk, client)
+            first = chunk * CHUNK
+            entries.extend(part[max(0, start - first):end - first])
+        nxt = end if end < total else None
+        head = f'{{"moves":{total},"start":{start},"next":{json.dumps(nxt)},"log":['.encode()
+        return head + b",".join(entries) + b"]}"
+
+    async def history(self, live: LiveGame, start: int, limit: int, client: str) -> bytes:
+        """In-game scores after moves ``start`` ... (``start`` 0: the start of the game), and the final score
+        breakdown once the game is over: ``{moves, start, turns, final, next}``."""
+        total = live.version
+        start = min(max(0, start), total)
+        end = min(total, start + limit)  # entries for moves start+1 .. end, and move 0 when start is 0
+        entries: list[bytes] = []
+        if start == 0:
+            entries.append(json.dumps({"n": 0, "turn": 1, "move": None, "scores": live.scores[0]},
+                                      separators=(",", ":")).encode())
+        game = live.game
+        for chunk in range(start // CHUNK, (end - 1) // CHUNK + 1 if end > start else start // CHUNK):
+            key = self._chunk_key(live, "history", chunk)
+            part: tuple[bytes, ...] | None = self.answers.get(key)
+            if part is None:
+                a, b = chunk * CHUNK, min(total, (chunk + 1) * CHUNK)
+                part = tuple(await self.builders.run(
+                    client, build_history_chunk, a, live.texts[a:b], game.move_turns[a:b], live.scores[a + 1:b + 1],
+                ))
+                if key == self._chunk_key(live, "history", chunk):
+                    self.answers.put(key, part)
+            first = chunk * CHUNK
+            entries.extend(part[max(0, start - first):end - first])
+        final = None
+        if game.state.is_over:
+            final = [s.to_json() for s in final_scores(game.state)]
+        nxt = end if end < total else None
+        head = (f'{{"moves":{total},"start":{start},"next":{json.dumps(nxt)},'
+                f'"final":{json.dumps(final, separators=(",", ":"))},"turns":[').encode()
+        return head + b",".join(entries) + b"]}"
+
+    async def record_json(self, live: LiveGame, client: str) -> bytes:
         """The game record; while the game runs, without the seed (published at the end) unless it is public.
-        Built on a worker thread and cached per revision."""
-        cache = live.per_revision()
-        text: str | None = cache.get("record")
+        Built off the event loop and cached per revision of the game."""
+        key = (live.id, live.epoch, "record", live.version, live.seed_shown, live.status)
+        text: bytes | None = self.answers.get(key)
         if text is None:
-            game, shown = live.game, live.seed_shown
-
-            def build() -> str:
-                data = game_to_record(game)
-                if not shown:
-                    data["seed"] = None
-                return json.dumps(data, indent=1) + "\n"
-
-            text = await self._replay_job(build)
-            if cache is live.per_revision():
-                cache["record"] = text
+            game = live.game
+            state = game.state
+            result: dict[str, Any] = {"over": state.is_over, "moves": live.version, "turn": state.turn}
+            if state.is_over:
+                scores = final_scores(state)
+                result.update(end_triggers=list(state.end_triggers), scores=[s.to_json() for s in scores],
+                              winners=winners(state, scores))
+            elif live.status in ENDED:
+                result["ended"] = {"status": live.status, "note": live.status_note}
+            record = {
+                "format": RECORD_FORMAT, "version": RECORD_VERSION, "players": list(game.names),
+                "seed": game.seed if live.seed_shown else None, "options": game.options.changed(),
+                "start_player": game.start_player_override, "moves": list(live.texts), "result": result,
+            }
+            text = await self.builders.run(client, build_record, record)
+            self.answers.put(key, text)
         return text
 
-    async def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
+    async def hint(self, game_id: str, token: str | None, client: str) -> bytes:
         """The heuristic bot's move for the seat that must decide, for that seat's player (``hints.py``)."""
         live = await self.get(game_id)
         self._check_running(live)
@@ -1063,78 +1290,31 @@ class GameService:
             raise ServiceError(403, "hints are for the player who must decide")
         if not live.table.get("hints", True):
             raise ServiceError(409, "hints are off in this game (chosen at its creation)")
-        cache = live.per_revision()
-        answer: dict[str, Any] | None = cache.get("hint")
+        key = (live.id, live.epoch, "hint", live.version)
+        answer: bytes | None = self.answers.get(key)
         if answer is None:
-            state, seed, version = live.game.state.copy(), (live.game.seed or 0) + live.version, live.version
-            answer = await self._replay_job(lambda: {"version": version, **hint(state, seed)})
-            if cache is live.per_revision():
-                cache["hint"] = answer
+            snapshot = json.dumps(live.game.state.to_snapshot(), separators=(",", ":"))
+            answer = await self.builders.run(
+                client, build_hint, snapshot, (live.game.seed or 0) + live.version, live.version,
+            )
+            self.answers.put(key, answer)
         return answer
 
-    async def _replay_job(self, build: Callable[[], T]) -> T:
-        """Run ``build`` on the replay thread; at most REPLAY_QUEUE jobs at a time (503 beyond: a client asking for
-        many replays at once must not keep the thread, and the interpreter lock, from everyone's moves)."""
-        if self._replay_jobs >= REPLAY_QUEUE:
-            raise ServiceError(503, "the server is busy replaying games; try again", None, {"Retry-After": "1"})
-        self._replay_jobs += 1
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._replayer, build)
-        finally:
-            self._replay_jobs -= 1
-
-    async def move_log(self, live: LiveGame) -> dict[str, Any]:
-        """Every move of the game with its seat, turn, JSON form and delta (what it changed on the table, in public
-        terms: :func:`hansa.view.move_delta`), replayed on a worker thread and cached per revision; for the replay
-        viewer's move list in sentences."""
-        game = live.game
-        key = (live.id, live.revision, -1)
-        hit = self._replays.get(key)
+    async def replay_at(self, live: LiveGame, k: int, client: str) -> bytes:
+        """The public position after move ``k``, replayed off the event loop from the nearest checkpoint (at most
+        CHUNK moves) and cached."""
+        total = live.version
+        if not 0 <= k <= total:
+            raise ServiceError(404, f"move {k} does not exist (the game has {total} moves)")
+        key = (live.id, live.epoch, "replay", k, total if k == total else -1)
+        hit: bytes | None = self.answers.get(key)
         if hit is not None:
-            self._replays.move_to_end(key)
             return hit
-        moves, movers, turns = list(game.moves), list(game.movers), list(game.move_turns)
-        players, seed, options = len(game.names), game.seed, game.options
-
-        def build() -> dict[str, Any]:
-            state = GameState.new(players, seed, options)
-            log = []
-            for i, move in enumerate(moves):
-                before = state.copy()
-                state.play(move)
-                log.append({
-                    "n": i + 1, "seat": movers[i], "turn": turns[i], "move": move.text(), "json": move.to_json(),
-                    "delta": move_delta(before, state),
-                })
-            return {"moves": len(moves), "log": log}
-
-        result = await self._replay_job(build)
-        self._replays[key] = result
-        while len(self._replays) > REPLAY_CACHE:
-            self._replays.popitem(last=False)
-        return result
-
-    async def replay_at(self, live: LiveGame, k: int) -> dict[str, Any]:
-        """The public position after move ``k``, replayed on a worker thread (cached)."""
-        game = live.game
-        if not 0 <= k <= len(game.moves):
-            raise ServiceError(404, f"move {k} does not exist (the game has {len(game.moves)} moves)")
-        key = (live.id, live.revision, k)
-        hit = self._replays.get(key)
-        if hit is not None:
-            self._replays.move_to_end(key)
-            return hit
-        moves = game.moves[:k]
-        players, seed, options = len(game.names), game.seed, game.options
-
-        def build() -> dict[str, Any]:
-            state = GameState.new(players, seed, options)
-            for move in moves:
-                state.play(move)
-            return {"k": k, "moves": len(game.moves), "move": moves[-1].text() if k else None, "state": public_state(state)}
-
-        result = await self._replay_job(build)
-        self._replays[key] = result
-        while len(self._replays) > REPLAY_CACHE:
-            self._replays.popitem(last=False)
-        return result
+        base = self._checkpoint(live, k)
+        players, seed, options = self._setup(live)
+        answer = await self.builders.run(
+            client, build_position, players, seed, options, live.checkpoints.get(base), live.texts[base:k], k, total,
+            live.texts[k - 1] if k else None,
+        )
+        self.answers.put(key, answer)
+        return answer

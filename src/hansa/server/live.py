@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
 import json
 import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.scoring import final_scores
 from ..game import Game
 from ..view import public_state
+from .answers import CHUNK
 from .clocks import Clock, ClockSettings
 from .store import (
     DAMAGED,
@@ -31,10 +32,16 @@ from .store import (
 
 NEUTRAL_COLOUR = "#8d8d8d"
 LOG_TAIL = DELTA_TAIL
+_EPOCHS = itertools.count(1)
 
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def client_hash(client: str) -> str:
+    """What a game row keeps of its creator's address (for the per-client cap on running games)."""
+    return hashlib.sha256(f"hansa-client:{client}".encode()).hexdigest()[:32]
 
 
 Seat = StoredSeat
@@ -76,10 +83,45 @@ class LiveGame:
     takeover_after: float = 86400.0
     #: The stored row's revision this copy is at (every write expects it and moves it on by one).
     stored: int = 0
+    #: Every move's text (as stored) and the kind of token that made it (``seat``, ``hotseat``, ``bot``, ``clock``;
+    #: None when not recorded), parallel to ``game.moves``.
+    texts: list[str] = field(default_factory=list)
+    actors: list[str | None] = field(default_factory=list)
+    #: The position after every CHUNK moves, as snapshot JSON (move count -> text): long answers replay from the
+    #: nearest (answers.py).
+    checkpoints: dict[int, str] = field(default_factory=dict)
+    #: Changes whenever moves already played may have changed (an undo, the game loaded again): pages of long
+    #: answers are cached under it.  Unique in the process.
+    epoch: int = field(default_factory=lambda: next(_EPOCHS))
 
     def record_delta(self, n: int, delta: dict[str, Any]) -> None:
         self.deltas[n] = delta
         self.deltas.pop(n - LOG_TAIL, None)
+
+    def moved(self, text: str, actor: str | None) -> None:
+        """Bookkeeping after ``game.play``: the move's text and actor, and a checkpoint every CHUNK moves."""
+        self.texts.append(text)
+        self.actors.append(actor)
+        n = len(self.texts)
+        if n % CHUNK == 0:
+            self.checkpoints[n] = json.dumps(self.game.state.to_snapshot(), separators=(",", ":"))
+
+    def undone(self) -> None:
+        """Bookkeeping after ``game.undo_own``."""
+        n = len(self.game.moves)
+        del self.texts[n:]
+        del self.actors[n:]
+        for k in [k for k in self.checkpoints if k > n]:
+            del self.checkpoints[k]
+        self.epoch = next(_EPOCHS)
+
+    def adopt(self, other: LiveGame) -> None:
+        """Take the game as ``other`` (the same game, loaded again) has it."""
+        self.game, self.seats, self.clock, self.stored = other.game, other.seats, other.clock, other.stored
+        self.status, self.status_note, self.scores = other.status, other.status_note, other.scores
+        self.deltas, self.table = other.deltas, other.table
+        self.texts, self.actors, self.checkpoints = other.texts, other.actors, other.checkpoints
+        self.epoch = next(_EPOCHS)
 
     @property
     def version(self) -> int:
@@ -95,13 +137,19 @@ class LiveGame:
         return self.seed_public or self.status in ENDED
 
     def seats_of(self, token: str | None) -> list[int]:
-        """Seats a token controls: one human seat, every human seat (hot-seat token), or none."""
+        """Seats a token controls: one human seat (its seat token), every human seat (the hot-seat token of a
+        hot-seat game), or none."""
+        return self.authority(token)[0]
+
+    def authority(self, token: str | None) -> tuple[list[int], str | None]:
+        """The seats a token controls and what kind of token it is: ``"seat"``, ``"hotseat"`` or None."""
         if not token:
-            return []
+            return [], None
         digest = token_hash(token)
-        if secrets.compare_digest(digest, self.hotseat_hash):
-            return [i for i, s in enumerate(self.seats) if s.type == "human"]
-        return [i for i, s in enumerate(self.seats) if s.token_hash and secrets.compare_digest(digest, s.token_hash)]
+        if self.hotseat_hash and secrets.compare_digest(digest, self.hotseat_hash):
+            return [i for i, s in enumerate(self.seats) if s.type == "human"], "hotseat"
+        seats = [i for i, s in enumerate(self.seats) if s.token_hash and secrets.compare_digest(digest, s.token_hash)]
+        return seats, ("seat" if seats else None)
 
     def is_creator(self, token: str | None) -> bool:
         return bool(token and self.creator_hash and secrets.compare_digest(token_hash(token), self.creator_hash))
@@ -185,6 +233,7 @@ def view_for(live: LiveGame, seats: list[int]) -> dict[str, Any]:
         ],
         "clock": clock_view(live),
         "webhooks": {str(i): live.seats[i].webhook for i in seats if live.seats[i].webhook},
+        "webhooks_suspended": [i for i in seats if live.seats[i].webhook and live.seats[i].webhook_suspended],
         "neutral_colour": NEUTRAL_COLOUR,
         "you": seats,
         "state": public_state(state),
@@ -192,31 +241,14 @@ def view_for(live: LiveGame, seats: list[int]) -> dict[str, Any]:
         "undo": undo,
         "log": [
             {
-                "n": i + 1, "seat": game.movers[i], "turn": game.move_turns[i], "move": game.moves[i].text(),
-                "json": game.moves[i].to_json(), "delta": live.deltas.get(i + 1),
+                "n": i + 1, "seat": game.movers[i], "turn": game.move_turns[i], "move": live.texts[i],
+                "json": game.moves[i].to_json(), "delta": live.deltas.get(i + 1), "by": live.actors[i],
             }
             for i in range(start, len(game.moves))
         ],
         "options": game.options.changed(),
         "table": live.table,
     }
-
-def history_json(live: LiveGame) -> str:
-    """In-game scores after every move (kept move by move), and the final totals once over; cached."""
-    cache = live.per_revision()
-    text: str | None = cache.get("history")
-    if text is None:
-        game = live.game
-        turns: list[dict[str, Any]] = [{"n": 0, "turn": 1, "move": None, "scores": live.scores[0]}]
-        turns += [
-            {"n": i + 1, "turn": game.move_turns[i], "move": game.moves[i].text(), "scores": live.scores[i + 1]}
-            for i in range(len(game.moves))
-        ]
-        final = [s.to_json() for s in final_scores(game.state)] if game.state.is_over else None
-        text = cache["history"] = json.dumps({"turns": turns, "final": final}, separators=(",", ":"))
-    return text
-
-
 
 def my_game_entry(row: dict[str, Any], live: LiveGame | None, token: str, now: float) -> dict[str, Any]:
     """One game of "my games" for a seat token: the game in memory when it is there (fresher), else its stored row
@@ -237,7 +269,7 @@ def my_game_entry(row: dict[str, Any], live: LiveGame | None, token: str, now: f
         return {**entry, "status": DAMAGED, "note": exc.reason, "players": [], "you": [], "decider": None,
                 "your_turn": False, "time_left": None, "clock": None}
     digest = token_hash(token)
-    if secrets.compare_digest(digest, hotseat or ""):
+    if hotseat and secrets.compare_digest(digest, hotseat):
         you = [i for i, s in enumerate(seats) if s.type == "human"]
     else:
         you = [i for i, s in enumerate(seats) if s.token_hash and secrets.compare_digest(digest, s.token_hash)]

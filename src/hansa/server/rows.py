@@ -11,7 +11,7 @@ from ..core.moves import Move
 from ..core.state import GameState
 from .clocks import Clock, ClockSettings
 from .live import LiveGame
-from .store import OVER, RUNNING, StoredGame
+from .store import OVER, RUNNING, STOPPED, StoredGame
 
 
 def to_datetime(seconds: float | None) -> datetime | None:
@@ -64,6 +64,11 @@ def game_row(live: LiveGame, state: GameState, version: int, clock: Clock) -> di
     }
 
 
+def cap_note(cap: int) -> str:
+    """The note of a game stopped by the move cap."""
+    return f"stopped at the move cap: {cap} moves, the most a game may have on this server"
+
+
 @dataclass
 class PreparedMove:
     """A move checked on a copy of the position, with what storing it writes."""
@@ -75,24 +80,32 @@ class PreparedMove:
     after: GameState
     clock: Clock
     row: dict[str, Any]
+    #: The move reaches the move cap: the game stops with it (``row`` says so).
+    capped: bool = False
 
 
-def prepare_move(live: LiveGame, move: Move, seat: int, now: float, back: bool = False, for_player: bool = False
-                 ) -> PreparedMove:
+def prepare_move(live: LiveGame, move: Move, seat: int, now: float, back: bool = False, for_player: bool = False,
+                 cap: int | None = None) -> PreparedMove:
     """Play ``move`` for ``seat`` on a copy of the position and advance a copy of the clock at ``now`` (``back``:
     the seat's player is back from being away; ``for_player``: a bot or a timeout policy makes the move for a
-    human seat, so that its player cannot take it back); raises the engine's error for an illegal move."""
+    human seat, so that its player cannot take it back; ``cap``: the move cap, at which a game that the rules have
+    not ended is stopped); raises the engine's error for an illegal move."""
     after = live.game.state.copy()
     turn = after.turn
     after.play(move, seat)
+    n = len(live.game.moves) + 1
+    capped = cap is not None and n >= cap and not after.is_over
     clock = copy_clock(live.clock)
     if back:
         clock.set_away(seat, False, now)
-    clock.advance(after.decider, after.turn != turn or after.is_over, now, over=after.is_over)
-    n = len(live.game.moves) + 1
+    ended = after.is_over or capped
+    clock.advance(after.decider, after.turn != turn or ended, now, over=ended)
     if for_player:
         clock.undo_floor = n
-    return PreparedMove(move, seat, n, turn, after, clock, game_row(live, after, n, clock))
+    row = game_row(live, after, n, clock)
+    if capped:
+        row.update(status=STOPPED, status_note=cap_note(n), bot_turn=False)
+    return PreparedMove(move, seat, n, turn, after, clock, row, capped)
 
 
 def live_from_stored(stored: StoredGame, takeover_after: float) -> LiveGame:
@@ -111,4 +124,5 @@ def live_from_stored(stored: StoredGame, takeover_after: float) -> LiveGame:
         stored.id, stored.game, stored.seats, stored.hotseat_hash, creator_hash=stored.creator_hash,
         seed_public=stored.seed_public, status=status, status_note=stored.status_note, scores=stored.scores,
         table=stored.table, deltas=stored.deltas, clock=clock, takeover_after=takeover_after, stored=stored.revision,
+        texts=stored.texts, actors=stored.actors, checkpoints=stored.checkpoints,
     )

@@ -134,18 +134,26 @@ class SocketHub:
         self.now = now
         self.by_game: dict[str, set[Subscriber]] = {}
         self.by_client: Counter[str] = Counter()
+        #: Sockets per game and seats of their token (players are admitted past the per-game cap, up to
+        #: ``ws_per_seat`` each).
+        self.by_seats: Counter[tuple[str, tuple[int, ...]]] = Counter()
 
-    def refusal(self, game_id: str, client: str, seat_holder: bool) -> str | None:
+    def refusal(self, game_id: str, client: str, seats: tuple[int, ...]) -> str | None:
         """Why a new socket may not open (None when it may)."""
         if self.by_client[client] >= self.config.ws_per_client:
             return f"this client has {self.config.ws_per_client} WebSockets open (the limit)"
-        if not seat_holder and len(self.by_game.get(game_id, ())) >= self.config.ws_per_game:
+        if seats:
+            if self.by_seats[(game_id, seats)] >= self.config.ws_per_seat:
+                return f"this seat's link has {self.config.ws_per_seat} WebSockets open on the game (the limit)"
+        elif len(self.by_game.get(game_id, ())) >= self.config.ws_per_game:
             return f"this game has {self.config.ws_per_game} WebSockets open (the limit for spectators)"
         return None
 
     def add(self, sub: Subscriber) -> None:
         self.by_game.setdefault(sub.game_id, set()).add(sub)
         self.by_client[sub.client] += 1
+        if sub.seats:
+            self.by_seats[(sub.game_id, sub.seats)] += 1
 
     def remove(self, sub: Subscriber) -> None:
         subs = self.by_game.get(sub.game_id)
@@ -156,6 +164,11 @@ class SocketHub:
             self.by_client[sub.client] -= 1
             if self.by_client[sub.client] <= 0:
                 del self.by_client[sub.client]
+            if sub.seats:
+                key = (sub.game_id, sub.seats)
+                self.by_seats[key] -= 1
+                if self.by_seats[key] <= 0:
+                    del self.by_seats[key]
 
     def watched(self, game_id: str) -> bool:
         return bool(self.by_game.get(game_id))

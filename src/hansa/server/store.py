@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -22,8 +22,9 @@ from ..bots import bot_spec_ok
 from ..core.errors import HansaError
 from ..game import Game
 from ..view import move_delta
+from .answers import CHUNK
 from .clocks import Clock
-from .db import GAMES, MOVES, utcnow
+from .db import GAMES, MOVES, UNDOS, utcnow
 
 #: The PostgreSQL notification channel of game changes (payload: "game_id revision origin").
 CHANNEL = "hansa_games"
@@ -50,6 +51,9 @@ class Unsettled(Exception):
         super().__init__(f"game {game_id} kept changing while it was read")
         self.game_id = game_id
 
+
+#: A stored move: its number, its text and the kind of token that made it (None before that was recorded).
+StoredMove = tuple[int, str, str | None]
 
 #: How many times a game's row and moves are read again when a write came between them (see :meth:`Store.load`).
 READ_TRIES = 20
@@ -90,12 +94,16 @@ class StoredSeat:
     colour: str = "red"  # a key of PALETTE
     #: Where the seat's "your turn" notices go (set by its player; only to hosts the operator allows).
     webhook: str | None = None
+    #: The webhook failed too many notices in a row: none are sent until the seat's player sets it again.
+    webhook_suspended: bool = False
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "type": self.type, "bot": self.bot, "token_hash": self.token_hash,
                                 "colour": self.colour}
         if self.webhook:
             data["webhook"] = self.webhook
+        if self.webhook_suspended:
+            data["webhook_suspended"] = True
         return data
 
 
@@ -124,6 +132,11 @@ class StoredGame:
     clock: Clock | None = None
     #: the row's revision when it was read
     revision: int = 0
+    #: every move's text, the kind of token that made it (None when not recorded), and the position's snapshot
+    #: after every CHUNK moves (see answers.py)
+    texts: list[str] = field(default_factory=list)
+    actors: list[str | None] = field(default_factory=list)
+    checkpoints: dict[int, str] = field(default_factory=dict)
 
 
 def _json_text(value: Any, what: str) -> Any:
@@ -173,7 +186,11 @@ def _seats(players: Any) -> list[StoredSeat]:
         webhook = p.get("webhook")
         if webhook is not None and not (isinstance(webhook, str) and len(webhook) <= MAX_WEBHOOK):
             raise Damaged(f"seat {i} has a malformed webhook")
-        seats.append(StoredSeat(p["name"], p["type"], bot if p["type"] == "bot" else None, token, colour or "", webhook))
+        suspended = p.get("webhook_suspended", False)
+        if not isinstance(suspended, bool):
+            raise Damaged(f"seat {i} has a malformed webhook state")
+        seats.append(StoredSeat(p["name"], p["type"], bot if p["type"] == "bot" else None, token, colour or "", webhook,
+                                suspended))
     return assign_colours(seats)
 
 
@@ -188,7 +205,7 @@ def assign_colours(seats: list[StoredSeat]) -> list[StoredSeat]:
     return seats
 
 
-def replay_stored(row: dict[str, Any], moves: list[tuple[int, str]]) -> StoredGame:
+def replay_stored(row: dict[str, Any], moves: list[StoredMove] | list[tuple[int, str]]) -> StoredGame:
     """Rebuild a game from its row and its ``(n, text)`` move rows; raises :class:`Damaged` naming the first problem."""
     players = _seats(_json_text(row["players"], "players"))
     options = _json_text(row["options"], "options")
@@ -204,16 +221,24 @@ def replay_stored(row: dict[str, Any], moves: list[tuple[int, str]]) -> StoredGa
     scores = [list(game.state.score)]
     deltas: dict[int, dict[str, Any]] = {}
     tail = len(moves) - DELTA_TAIL
-    for i, (n, text) in enumerate(moves):
+    texts: list[str] = []
+    actors: list[str | None] = []
+    checkpoints: dict[int, str] = {}
+    for i, (n, text, *rest) in enumerate(moves):
         if n != i + 1:
             raise Damaged(f"move {i + 1} is missing (the next stored move is number {n})", i + 1)
         if not isinstance(text, str):
             raise Damaged(f"move {n} is not text", n)
         before = game.state.copy() if i >= tail else None
         try:
-            game.play(text)
+            move = game.play(text)
         except HansaError as exc:
             raise Damaged(f"move {n} ({text[:60]!r}) does not replay: {exc}", n) from None
+        texts.append(move.text())
+        actor = rest[0] if rest else None
+        actors.append(actor if isinstance(actor, str) else None)
+        if n % CHUNK == 0:
+            checkpoints[n] = json.dumps(game.state.to_snapshot(), separators=(",", ":"))
         scores.append(list(game.state.score))
         if before is not None:
             deltas[n] = move_delta(before, game.state)
@@ -232,15 +257,21 @@ def replay_stored(row: dict[str, Any], moves: list[tuple[int, str]]) -> StoredGa
         seed_public=bool(row["seed_public"]), status=row["status"], status_note=row["status_note"],
         created_at=row["created_at"], updated_at=row["updated_at"], scores=scores, snapshot_matches=matches,
         table=table_options(row.get("table_options")), deltas=deltas, clock=clock, revision=int(row.get("revision") or 0),
+        texts=texts, actors=actors, checkpoints=checkpoints,
     )
 
 
 def table_options(value: Any) -> dict[str, Any]:
-    """The table options of a stored game (games stored before they existed allow hints)."""
+    """The table options of a stored game (games stored before they existed allow hints; ``hotseat`` is absent in
+    games stored before it was a choice: their hot-seat token, if any, plays every human seat as it did then)."""
     data = _json_text(value, "table options") if value is not None else {}
-    if not isinstance(data, dict) or not isinstance(data.get("hints", True), bool):
-        raise Damaged("table options are not {hints: true|false}")
-    return {"hints": data.get("hints", True)}
+    if (not isinstance(data, dict) or not isinstance(data.get("hints", True), bool)
+            or not isinstance(data.get("hotseat", False), bool)):
+        raise Damaged("table options are not {hints: true|false, hotseat: true|false}")
+    out = {"hints": data.get("hints", True)}
+    if "hotseat" in data:
+        out["hotseat"] = data["hotseat"]
+    return out
 
 
 _ROW_COLUMNS = [
@@ -293,12 +324,12 @@ class Store:
         read = self._consistent(game_id, 1, cast(GAMES.c.snapshot, Text).label("snapshot"))
         return None if read is None else replay_stored(*read)
 
-    def load_tail(self, game_id: str, since: int) -> tuple[dict[str, Any], list[tuple[int, str]]] | None:
+    def load_tail(self, game_id: str, since: int) -> tuple[dict[str, Any], list[StoredMove]] | None:
         """The game row and its moves from number ``since`` on (for a process bringing its copy up to date);
         None if there is no such game.  Raises :class:`Unsettled` if the game kept changing while it was read."""
         return self._consistent(game_id, since)
 
-    def _consistent(self, game_id: str, since: int, *extra: Any) -> tuple[dict[str, Any], list[tuple[int, str]]] | None:
+    def _consistent(self, game_id: str, since: int, *extra: Any) -> tuple[dict[str, Any], list[StoredMove]] | None:
         """The game row and its moves from ``since`` on, as one revision of the game.
 
         The row and the moves are two reads, and a write (a move and its row, in one transaction) can commit between
@@ -311,8 +342,8 @@ class Store:
                 row = conn.execute(select(*_ROW_COLUMNS, *extra).where(GAMES.c.id == game_id)).mappings().first()
                 if row is None:
                     return None
-                moves = [(int(n), text) for n, text in conn.execute(
-                    select(MOVES.c.n, MOVES.c.text).where(MOVES.c.game_id == game_id, MOVES.c.n >= since)
+                moves = [(int(n), text, actor) for n, text, actor in conn.execute(
+                    select(MOVES.c.n, MOVES.c.text, MOVES.c.actor).where(MOVES.c.game_id == game_id, MOVES.c.n >= since)
                     .order_by(MOVES.c.n)
                 )]
                 revision = conn.execute(select(GAMES.c.revision).where(GAMES.c.id == game_id)).scalar()
@@ -326,26 +357,51 @@ class Store:
             return dict(row) if row is not None else None
 
     def store_move(self, game_id: str, n: int, seat: int, turn: int, text: str, row: dict[str, Any],
-                   expected: int) -> int:
+                   expected: int, actor: str | None = None) -> int:
         """Move ``n`` and the game row (expected at revision ``expected``) in one transaction; the new revision.
+        ``actor`` is the kind of token that made the move (``seat``, ``hotseat``, ``bot``, ``clock``).
         The row is updated first: a concurrent writer of the same game waits for its lock and then finds the
         revision moved on (:class:`StaleVersion`), before it could try to store a second move ``n``."""
+        now = utcnow()
         try:
             with self.engine.begin() as conn:
-                revision = self._update(conn, game_id, expected, row)
+                revision = self._update(conn, game_id, expected, {**row, "active_at": now})
                 conn.execute(
                     insert(MOVES),
-                    [{"game_id": game_id, "n": n, "seat": seat, "turn": turn, "text": text, "created_at": utcnow()}],
+                    [{"game_id": game_id, "n": n, "seat": seat, "turn": turn, "text": text, "created_at": now,
+                      "actor": actor}],
                 )
                 return revision
         except IntegrityError as exc:  # move n is stored already: another writer was first
             raise StaleVersion(game_id, expected) from exc
 
-    def store_undo(self, game_id: str, row: dict[str, Any], expected: int) -> int:
-        """Delete the moves after ``row["version"]`` and update the game row (expected at revision ``expected``)."""
+    def store_undo(self, game_id: str, row: dict[str, Any], expected: int, seat: int = -1, actor: str = "seat",
+                   move: str = "") -> int:
+        """Delete the moves after ``row["version"]`` and update the game row (expected at revision ``expected``);
+        the undo is kept in the audit table (the move taken back, the seat and the kind of token that asked)."""
+        now = utcnow()
         with self.engine.begin() as conn:
             conn.execute(delete(MOVES).where(MOVES.c.game_id == game_id, MOVES.c.n > row["version"]))
-            return self._update(conn, game_id, expected, row)
+            revision = self._update(conn, game_id, expected, {**row, "active_at": now})
+            conn.execute(insert(UNDOS), [{"game_id": game_id, "n": int(row["version"]) + 1, "seat": seat,
+                                          "actor": actor, "move": move, "created_at": now}])
+            return revision
+
+    def undos(self, game_id: str) -> list[dict[str, Any]]:
+        """The game's undos, oldest first: ``{n, seat, actor, move, at}``."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(UNDOS.c.n, UNDOS.c.seat, UNDOS.c.actor, UNDOS.c.move, UNDOS.c.created_at)
+                .where(UNDOS.c.game_id == game_id).order_by(UNDOS.c.id)
+            ).mappings()
+            return [{"n": r["n"], "seat": r["seat"], "actor": r["actor"], "move": r["move"],
+                     "at": r["created_at"].isoformat() + "Z"} for r in rows]
+
+    def actors(self, game_id: str) -> list[str | None]:
+        """The kind of token that made each stored move, in order."""
+        with self.engine.connect() as conn:
+            return [a for (a,) in conn.execute(
+                select(MOVES.c.actor).where(MOVES.c.game_id == game_id).order_by(MOVES.c.n))]
 
     def _update(self, conn: Connection, game_id: str, expected: int, row: dict[str, Any]) -> int:
         result = conn.execute(
@@ -388,14 +444,23 @@ class Store:
         """Delete the game and its moves (the change notice carries revision -1)."""
         with self.engine.begin() as conn:
             conn.execute(delete(MOVES).where(MOVES.c.game_id == game_id))
+            conn.execute(delete(UNDOS).where(UNDOS.c.game_id == game_id))
             conn.execute(delete(GAMES).where(GAMES.c.id == game_id))
             self._notify(conn, game_id, -1)
 
     # ------------------------------------------------------------------ queries
 
-    def count_running(self) -> int:
+    def count_running(self, creator_client: str | None = None) -> tuple[int, int]:
+        """Running games on the server, and those of them created by ``creator_client`` (see ``client_hash``)."""
         with self.engine.connect() as conn:
-            return int(conn.execute(select(func.count()).select_from(GAMES).where(GAMES.c.status == RUNNING)).scalar_one())
+            total = int(conn.execute(select(func.count()).select_from(GAMES).where(GAMES.c.status == RUNNING)).scalar_one())
+            mine = 0
+            if creator_client is not None:
+                mine = int(conn.execute(
+                    select(func.count()).select_from(GAMES)
+                    .where(GAMES.c.status == RUNNING, GAMES.c.creator_client == creator_client)
+                ).scalar_one())
+            return total, mine
 
     def ids_waiting_for_bots(self) -> list[str]:
         """Running games in which a bot must decide: restored at start so that their bots carry on."""
@@ -404,14 +469,18 @@ class Store:
             return [r[0] for r in rows]
 
     def running_ids(self) -> list[str]:
+        """The running games, newest first."""
         with self.engine.connect() as conn:
-            return [r[0] for r in conn.execute(select(GAMES.c.id).where(GAMES.c.status == RUNNING))]
+            return [r[0] for r in conn.execute(
+                select(GAMES.c.id).where(GAMES.c.status == RUNNING).order_by(GAMES.c.created_at.desc()))]
 
     def idle_running(self, idle: float) -> list[str]:
-        """Running games without a move for ``idle`` seconds."""
+        """Running games without a move or undo for ``idle`` seconds (votes and seat settings do not count)."""
         cutoff = utcnow() - timedelta(seconds=idle)
         with self.engine.connect() as conn:
-            rows = conn.execute(select(GAMES.c.id).where(GAMES.c.status == RUNNING, GAMES.c.updated_at < cutoff))
+            rows = conn.execute(select(GAMES.c.id).where(
+                GAMES.c.status == RUNNING, func.coalesce(GAMES.c.active_at, GAMES.c.updated_at) < cutoff,
+            ))
             return [r[0] for r in rows]
 
     def claim_bot_turn(self, owner: str, now: datetime, until: datetime, settled: datetime) -> str | None:
