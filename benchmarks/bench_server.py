@@ -75,7 +75,9 @@ async def client(
     rng = random.Random(seed)
     await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
     t0 = time.perf_counter()
-    r = await http.post("/api/games", json={"players": [{"name": f"c{seed}a"}, {"name": f"c{seed}b"}], "seed": seed})
+    # a hot-seat game: one token plays both human seats
+    body = {"players": [{"name": f"c{seed}a"}, {"name": f"c{seed}b"}], "seed": seed, "table": {"hotseat": True}}
+    r = await http.post("/api/games", json=body)
     r.raise_for_status()
     game = r.json()
     gid, token = game["id"], game["hotseat_token"]
@@ -214,7 +216,8 @@ def main() -> None:
                 procs.append(subprocess.Popen(
                     [hansa, "serve", "--port", str(port), "--database-url", database, "--bot-delay", "0",
                      "--bot-processes", "0", "--create-per-minute", "100000", "--ws-per-client", "100000",
-                     "--max-live-games", "100000"],
+                     "--max-live-games", "100000", "--max-live-games-per-client", "100000",
+                     "--http-per-client", "100000"],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 ))
                 bases.append(f"http://127.0.0.1:{port}")

@@ -59,9 +59,9 @@ class Server:
         cmd = hansa_command() + [
             "serve", "--port", str(self.port), "--database-url", f"sqlite:///{self.db}",
             "--bot-delay", "0", "--bot-processes", "0",
-            # The defaults (10 creations a minute, 20 sockets per client) are for hostile clients; these tests
-            # legitimately create many games and open many pages from one address.
-            "--create-per-minute", "100000", "--ws-per-client", "1000",
+            # The defaults (10 creations a minute, 20 running games and 20 sockets per client) are for hostile
+            # clients; these tests legitimately create many games and open many pages from one address.
+            "--create-per-minute", "100000", "--max-live-games-per-client", "100000", "--ws-per-client", "1000",
         ]
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         with open(self.log, "ab") as out:
@@ -99,13 +99,16 @@ class Server:
         with urllib.request.urlopen(req, timeout=10) as res:
             return json.loads(res.read() or b"null")
 
-    def create(self, players: list[dict[str, Any]], seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+    def create(self, players: list[dict[str, Any]], seed: int | None = None, options: dict[str, Any] | None = None,
+               hotseat: bool = False) -> Any:
+        """Create a game of seat links (a token and link per human seat) or, with ``hotseat``, a hot-seat game (one
+        hot-seat token and link for every human seat, no seat tokens)."""
         body: dict[str, Any] = {"players": players, "options": options or {}}
         if seed is not None:
             body["seed"] = seed
+        if hotseat:
+            body["table"] = {"hotseat": True}
         return self.call("POST", "/api/games", body)
-
-
 
 
 def route_of(house: str) -> str:
@@ -147,11 +150,21 @@ def choose(view: dict[str, Any]) -> dict[str, Any]:
     return legal[0]
 
 
+def deciders_token(server: Server, game: dict[str, Any]) -> str | None:
+    """The token that plays the deciding seat of ``game`` (a creation answer): its hot-seat token, or in a game of
+    seat links the deciding seat's own token (None while a bot decides)."""
+    if game.get("hotseat_token"):
+        return game["hotseat_token"]  # type: ignore[no-any-return]
+    decider = server.call("GET", f"/api/games/{game['id']}")["state"]["turn"]["decider"]
+    return game["seats"][decider]["token"] if decider is not None else None  # type: ignore[no-any-return]
+
+
 def play_out_via_api(server: Server, game: dict[str, Any], limit: float = 60.0) -> dict[str, Any]:
-    """Play every human seat of ``game`` through the JSON API with :func:`choose` until the game is over."""
-    token = game["hotseat_token"]
+    """Play every human seat of ``game`` through the JSON API with :func:`choose` until the game is over (with the
+    hot-seat token of a hot-seat game, or each seat's token in a game of seat links)."""
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
+        token = deciders_token(server, game)
         view = server.call("GET", f"/api/games/{game['id']}", token=token)
         if view["status"] == "over":
             return view  # type: ignore[no-any-return]
@@ -164,6 +177,27 @@ def play_out_via_api(server: Server, game: dict[str, Any], limit: float = 60.0) 
             {"move": move["text"], "version": view["version"], "seat": view["state"]["turn"]["decider"]}, token=token,
         )
     raise AssertionError("the game did not end in time")
+
+
+def paged(server: Server, game_id: str, what: str, key: str) -> list[Any]:
+    """Every entry of a paged answer (``/log``'s ``log``, ``/history``'s ``turns``), following ``next``."""
+    entries: list[Any] = []
+    start: int | None = 0
+    while start is not None:
+        page = server.call("GET", f"/api/games/{game_id}/{what}?start={start}")
+        entries += page[key]
+        start = page["next"]
+    return entries
+
+
+def history_turns(server: Server, game_id: str) -> list[dict[str, Any]]:
+    """The whole score history of a game (``/history``'s ``turns``, move 0 first)."""
+    return paged(server, game_id, "history", "turns")
+
+
+def move_log(server: Server, game_id: str) -> list[dict[str, Any]]:
+    """The whole move log of a game (``/log``'s ``log``)."""
+    return paged(server, game_id, "log", "log")
 
 
 # Page waits: the pages' CSP forbids eval, so page.wait_for_function gets arrow functions ("() => ..."), which

@@ -286,7 +286,7 @@ def test_away_banner_take_back_and_takeover_votes(clocked: ClockServer, new_page
     clocked.time.advance(601)  # Ada (seat 0) runs out of time: the random bot plays her turn
     clocked.tick()
     clocked.idle(gid)
-    view = clocked.view(gid, g["hotseat_token"])
+    view = clocked.view(gid)  # the public view: away and the clock are public
     assert view["players"][0]["away"] and view["clock"]["seat"] == 1
     ada = new_page(viewport={"width": 1366, "height": 900})
     open_at(ada, clocked.url, g["seats"][0]["url"])

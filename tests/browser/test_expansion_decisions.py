@@ -80,7 +80,7 @@ def test_east_develop_privilege_by_the_button(new_page: Any, server: Server) -> 
     claimed through its badge; its permanent marker offers *develop Privilege*: the prompt says so, the bar offers
     the button and Decline, the hero's Privilege track lights up; the button raises Privilege one step (white ->
     orange) and releases a Trader to the Supply."""
-    game = server.create(PLAYERS, seed=1, options={"map": "east"})
+    game = server.create(PLAYERS, seed=1, options={"map": "east"}, hotseat=True)
     hero = api_view(server, game)["state"]["turn"]["current"]
     page = hero_page(new_page, server, game, hero, [
         "place T KRA-BRE:1", "place T KRA-BRE:2", "place T KRA-BRE:3", "claim KRA-BRE ability BRE",  # a 2nd Merchant
@@ -141,7 +141,7 @@ def test_britannia_place_two_in_wales(new_page: Any, server: Server) -> None:
     """Calais–Southampton claimed with no benefit (its Trader and two Merchants go to the Stock); *place 2 Wales*:
     only free Wales houses light up; a Trader from the Stock by the piece popup, then a Merchant onto a Wales ship
     space in one click; the Stock pays both, the Supply nothing, and the phase ends."""
-    game = server.create(PLAYERS, seed=1, options={"map": "britannia"})
+    game = server.create(PLAYERS, seed=1, options={"map": "britannia"}, hotseat=True)
     hero = api_view(server, game)["state"]["turn"]["current"]
     page = hero_page(new_page, server, game, hero, [
         "place T CAM-NOR:1", "place T CAM-NOR:2", "place T CAM-NOR:3", "claim CAM-NOR ability NOR",  # a 2nd Merchant
@@ -222,7 +222,7 @@ def test_east_swap_offices_in_a_green_city(new_page: Any, server: Server) -> Non
     the hero's Swap-offices marker (from the Brandenburg–Tangermünde tavern) swaps them by clicking: Swap offices…,
     both offices light up in the castle, one click; the hero's office is now the rightmost and controls Belgard, the
     marker is used."""
-    game = server.create(PLAYERS, seed=1, options={"map": "east"})
+    game = server.create(PLAYERS, seed=1, options={"map": "east"}, hotseat=True)
     hero = api_view(server, game)["state"]["turn"]["current"]
     other = (hero + 1) % 3
     assert api_view(server, game)["state"]["route_markers"]["BRA-TAN"] == "swap"
@@ -286,7 +286,7 @@ def test_east_waren_ability_pills(new_page: Any, server: Server) -> None:
     """Waren–Havelberg full of the hero's Traders: both of Waren's ability pills are targets and the route's claim
     popup lists both abilities; clicking the Money bags pill claims with that ability at once: Bags up one step, a
     Trader released to the Supply, Actions unchanged."""
-    game = server.create(PLAYERS, seed=1, options={"map": "east"})
+    game = server.create(PLAYERS, seed=1, options={"map": "east"}, hotseat=True)
     hero = api_view(server, game)["state"]["turn"]["current"]
     page = hero_page(new_page, server, game, hero, ["place T WAR-HAV:1", "place T WAR-HAV:2", "place T WAR-HAV:3"])
     view = page_view(page)

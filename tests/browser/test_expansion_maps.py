@@ -330,7 +330,7 @@ def test_a_whole_game_on_the_map(new_page: Any, server: Server, map_name: str, p
 
 
 def test_east_board(new_page: Any, server: Server) -> None:
-    game = server.create([{"name": n, "type": "human"} for n in ("Ann", "Bo", "Cy", "Di")], seed=3, options={"map": "east"})
+    game = server.create([{"name": n, "type": "human"} for n in ("Ann", "Bo", "Cy", "Di")], seed=3, options={"map": "east"}, hotseat=True)
     page = new_page(viewport=DESKTOP)
     open_game(page, server, game["hotseat_url"])
     # Ship spaces: a round slot in a boat, 6 on East; their tooltip says Merchants only.
@@ -361,7 +361,7 @@ def test_east_board(new_page: Any, server: Server) -> None:
 def test_east_office_in_a_green_city_on_the_board(new_page: Any, server: Server) -> None:
     """Malmö–Visby claimed through the board; its permanent marker is resolved by clicking a green city: the
     piece goes right of the city's offices and completes it."""
-    game = server.create([{"name": n, "type": "human"} for n in ("Ann", "Bo", "Cy", "Di")], seed=7, options={"map": "east"})
+    game = server.create([{"name": n, "type": "human"} for n in ("Ann", "Bo", "Cy", "Di")], seed=7, options={"map": "east"}, hotseat=True)
     hero = api_view(server, game)["state"]["turn"]["current"]
     page = hero_page(new_page, server, game, hero, ["place T MAL-VIS:1", "place M MAL-VIS:2", "place T MAL-VIS:3"])
     claim = next(m for m in page_view(page)["legal"] if m["text"] == "claim MAL-VIS office MAL")
@@ -396,7 +396,7 @@ def test_east_office_in_a_green_city_on_the_board(new_page: Any, server: Server)
 def test_east_reuse_two_pieces_then_done(new_page: Any, server: Server) -> None:
     """Danzig–Malmö's *reuse 2*: a piece left on the route, then a free house of another route; "Decline" becomes
     "Done" once one piece moved, and the rest goes to the stock."""
-    game = server.create([{"name": n, "type": "human"} for n in ("Ann", "Bo", "Cy")], seed=5, options={"map": "east"})
+    game = server.create([{"name": n, "type": "human"} for n in ("Ann", "Bo", "Cy")], seed=5, options={"map": "east"}, hotseat=True)
     hero = api_view(server, game)["state"]["turn"]["current"]
     page = hero_page(new_page, server, game, hero, ["place T DAN-MAL:1", "place T DAN-MAL:2", "place T DAN-MAL:3", "place M DAN-MAL:4"])
     act(page, next(m for m in page_view(page)["legal"] if m["text"] == "claim DAN-MAL office DAN"))
@@ -428,7 +428,7 @@ def test_east_reuse_two_pieces_then_done(new_page: Any, server: Server) -> None:
 def test_britannia_countries_and_permissions(new_page: Any, server: Server) -> None:
     """Small side: Wales in brown (routes, city banners, legend); Cardiff's and London's permission seals show
     who holds them and fade once used this turn; then *move any 2* on Canterbury–Calais exchanges two pieces."""
-    game = server.create([{"name": n, "type": "human"} for n in ("Ann", "Bo", "Cy")], seed=2, options={"map": "britannia"})
+    game = server.create([{"name": n, "type": "human"} for n in ("Ann", "Bo", "Cy")], seed=2, options={"map": "britannia"}, hotseat=True)
     hero = api_view(server, game)["state"]["turn"]["current"]
     page = new_page(viewport=DESKTOP)
     open_game(page, server, game["hotseat_url"])
@@ -498,7 +498,7 @@ def test_britannia_countries_and_permissions(new_page: Any, server: Server) -> N
 
 
 def test_britannia_large_side(new_page: Any, server: Server) -> None:
-    game = server.create([{"name": n, "type": "human"} for n in ("Ann", "Bo", "Cy", "Di")], seed=4, options={"map": "britannia"})
+    game = server.create([{"name": n, "type": "human"} for n in ("Ann", "Bo", "Cy", "Di")], seed=4, options={"map": "britannia"}, hotseat=True)
     page = new_page(phone=True)
     open_game(page, server, game["hotseat_url"])
     assert page.locator("svg.board g.route[data-country='Scotland']").count() > 5

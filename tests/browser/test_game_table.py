@@ -81,7 +81,7 @@ def test_bot_turns_are_played_back_with_captions_and_marks(new_page: Any, server
 
 
 def test_end_turn_asks_while_actions_remain(new_page: Any, server: Server) -> None:
-    game = server.create([HUMAN, {"name": "Bo", "type": "human"}], seed=4)
+    game = server.create([HUMAN, {"name": "Bo", "type": "human"}], seed=4, hotseat=True)
     page = new_page(settings={"confirmEnd": True})
     open_game(page, server, game["hotseat_url"])
     wait_mine_or_over(page)
@@ -111,7 +111,7 @@ def test_end_turn_asks_while_actions_remain(new_page: Any, server: Server) -> No
 def test_claim_by_clicking_the_office_and_the_claim_popup(new_page: Any, server: Server) -> None:
     """A full route: the office it would take glows and a click on it claims with that office; the route's chooser
     shows every benefit with its office colour and focuses a benefit, never "no benefit"."""
-    game = server.create([HUMAN, {"name": "Bo", "type": "human"}], seed=4, options={})
+    game = server.create([HUMAN, {"name": "Bo", "type": "human"}], seed=4, options={}, hotseat=True)
     first = server.call("GET", f"/api/games/{game['id']}")["state"]["turn"]["current"]
     api_move(server, game, "place T KAM-OSN:1")
     api_move(server, game, "place T KAM-OSN:2")  # the second action ends the turn
@@ -140,7 +140,7 @@ def test_claim_by_clicking_the_office_and_the_claim_popup(new_page: Any, server:
 
 
 def test_hint_colour_blind_mode_and_keyboard_play(new_page: Any, server: Server) -> None:
-    game = server.create([HUMAN, {"name": "Bo", "type": "human"}], seed=6)
+    game = server.create([HUMAN, {"name": "Bo", "type": "human"}], seed=6, hotseat=True)
     page = new_page()
     open_game(page, server, game["hotseat_url"])
     wait_mine_or_over(page)
@@ -180,7 +180,7 @@ def test_hint_colour_blind_mode_and_keyboard_play(new_page: Any, server: Server)
 
 
 def test_pawn_provinces_are_shaded_regions(new_page: Any, server: Server) -> None:
-    game = server.create([HUMAN, {"name": "Bo", "type": "human"}], seed=3, options={"two_player_variant": "pawn"})
+    game = server.create([HUMAN, {"name": "Bo", "type": "human"}], seed=3, options={"two_player_variant": "pawn"}, hotseat=True)
     page = new_page()
     open_game(page, server, game["hotseat_url"])
     wait_mine_or_over(page)
@@ -229,7 +229,7 @@ def test_phone_layout_tap_to_zoom_and_tabs(new_page: Any, server: Server) -> Non
 
 
 def test_the_end_on_desks_and_chart(new_page: Any, server: Server) -> None:
-    game = server.create([HUMAN, {"name": "Bo", "type": "human"}, {"name": "Cy", "type": "human"}], seed=8)
+    game = server.create([HUMAN, {"name": "Bo", "type": "human"}, {"name": "Cy", "type": "human"}], seed=8, hotseat=True)
     final = play_out_via_api(server, game, limit=120)
     for phone in (False, True):
         page = new_page(phone=phone)

@@ -101,7 +101,7 @@ def test_seat_token_never_in_a_url(new_page: Any, server: Server) -> None:
     game = create_in_lobby(page)
     seat = next(s for s in game["seats"] if s["type"] == "human")
     token = seat["token"]
-    secrets = [token, game["hotseat_token"], game["creator_token"]]
+    assert game["hotseat_token"] is None  # a game of seat links
     assert page.locator("#created .seat-link input").input_value().endswith(f"/game/{game['id']}#token={token}")
     page.click("#open-game")
     page.wait_for_selector("svg.board .house")
@@ -112,6 +112,20 @@ def test_seat_token_never_in_a_url(new_page: Any, server: Server) -> None:
     page.click("#undo-btn")
     wait_version_change(page, before)
     place_by_click(page)
+    # A hot-seat game: its one token for every human seat travels the same way.
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.check("#hotseat")
+    hot_game = create_in_lobby(page)
+    hot = hot_game["hotseat_token"]
+    assert hot and all(s["token"] is None for s in hot_game["seats"])
+    assert page.locator("#created .hotseat-link input").input_value().endswith(f"/game/{hot_game['id']}#token={hot}")
+    page.click("#open-game")
+    page.wait_for_selector("svg.board .house")
+    assert page.url.endswith(f"/game/{hot_game['id']}#token={hot}")
+    wait_mine_or_over(page)
+    place_by_click(page)
+    secrets = [token, hot, game["creator_token"], hot_game["creator_token"]]
     # What reaches the server: the URL without its fragment (browsers never send the fragment).
     sent = [urlsplit(r.url)._replace(fragment="").geturl() for r in requests] + [ws.url for ws in sockets]
     assert sockets and all(SOCKET.search(ws.url) for ws in sockets), [ws.url for ws in sockets]
@@ -119,18 +133,20 @@ def test_seat_token_never_in_a_url(new_page: Any, server: Server) -> None:
         for secret in secrets:
             assert secret not in url, url
     # The token does reach the server: in the X-Hansa-Token header of the game's REST calls, in no other header.
-    game_calls = [r for r in requests if urlsplit(r.url).path.startswith(f"/api/games/{game['id']}")]
-    assert {urlsplit(r.url).path.rsplit("/", 1)[-1] for r in game_calls} >= {game["id"], "moves", "undo"}
-    for r in game_calls:
-        if urlsplit(r.url).path.endswith(("/history", "/record")):
-            continue
-        assert r.all_headers().get("x-hansa-token") == token, r.url
+    for g, expected, calls in ((game, token, {game["id"], "moves", "undo"}), (hot_game, hot, {hot_game["id"], "moves"})):
+        game_calls = [r for r in requests if urlsplit(r.url).path.startswith(f"/api/games/{g['id']}")]
+        assert {urlsplit(r.url).path.rsplit("/", 1)[-1] for r in game_calls} >= calls
+        for r in game_calls:
+            if urlsplit(r.url).path.endswith(("/history", "/record")):
+                continue
+            assert r.all_headers().get("x-hansa-token") == expected, r.url
     for r in requests:
         for name, value in r.all_headers().items():
             if name != "x-hansa-token":
                 assert all(secret not in value for secret in secrets), (r.url, name)
-    # ... and the socket, which got it as a subprotocol, pushes the seat's own view.
-    wait_until(page, lambda: any('"you":[' + str(seat["seat"]) + "]" in f for f in frames))
+    # ... and the sockets, which got them as a subprotocol, push the seat's own view (the human seat's for the hot seat).
+    for g, you in ((game, seat["seat"]), (hot_game, 0)):
+        wait_until(page, lambda g=g, you=you: any(f'"id":"{g["id"]}"' in f and f'"you":[{you}]' in f for f in frames))
 
 
 def test_legacy_query_token_link_still_plays(new_page: Any, server: Server) -> None:

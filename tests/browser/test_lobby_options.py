@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from browser_support import CHROMIUM, SIDEWAYS, Server
+from browser_support import CHROMIUM, SCREENSHOTS, SIDEWAYS, Server
 
 pytest.importorskip("playwright.sync_api", reason="the Python playwright package is not installed")
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"browser tests need Debian chromium at {CHROMIUM}")
@@ -136,12 +136,109 @@ def test_hints_checkbox_reaches_the_table(new_page: Any, server: Server) -> None
     assert hints.is_checked()
     assert "Allow hints" in page.locator("label", has=hints).inner_text()
     sent, game = create(page)
-    assert sent["table"] == {"hints": True}
+    assert sent["table"] == {"hints": True, "hotseat": False}
     assert server.call("GET", f"/api/games/{game['id']}")["table"]["hints"] is True
     hints.uncheck()
     sent, game = create(page)
-    assert sent["table"] == {"hints": False}
+    assert sent["table"] == {"hints": False, "hotseat": False}
     assert server.call("GET", f"/api/games/{game['id']}")["table"]["hints"] is False
+
+
+def shot_created(page: Any, name: str) -> None:
+    """A picture of the created game's panel (its links), for review."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#created").screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def stored_games(page: Any) -> dict[str, Any]:
+    """The lobby's games in localStorage, by id."""
+    return {g["id"]: g for g in json.loads(page.evaluate("localStorage.getItem('hansa.myGames')") or "[]")}
+
+
+def test_hotseat_checkbox_decides_the_links(new_page: Any, server: Server) -> None:
+    """A game of seat links gets a link per human seat and none for the hot seat; a hot-seat game one hot-seat link
+    and no seat links (its seats have no tokens of their own).  Open game and what is kept in localStorage follow."""
+    page = new_page()
+    open_lobby(page, server)
+    page.select_option("#player-count", "3")
+    seat(page, 0).locator(".seat-name").fill("Ann")
+    seat(page, 1).locator(".seat-type").select_option("bot")
+    seat(page, 2).locator(".seat-type").select_option("human")
+    seat(page, 2).locator(".seat-name").fill("Cy")
+    hotseat = page.locator("#hotseat")
+    assert not hotseat.is_checked()
+    # Seat links.
+    sent, game = create(page)
+    assert sent["table"] == {"hints": True, "hotseat": False}
+    assert game["hotseat_token"] is None and game["hotseat_url"] is None
+    page.wait_for_selector(f"#created h3:has-text('{game['id']}')")
+    rows = page.locator("#created .seat-link")
+    assert [rows.nth(i).get_attribute("data-seat") for i in range(rows.count())] == ["0", "2"]
+    assert rows.nth(1).locator("input").input_value() == server.base + game["seats"][2]["url"]
+    assert page.locator("#created .hotseat-link").count() == 0
+    assert page.locator("#created .spectator-link input").input_value() == server.base + game["spectator_url"]
+    assert page.locator("#open-game").get_attribute("href") == game["seats"][0]["url"]
+    entry = stored_games(page)[game["id"]]
+    assert "hotseat" not in entry and entry["open"] == game["seats"][0]["url"]
+    assert entry["seats"] == [{"name": "Ann", "url": game["seats"][0]["url"]}, {"name": "Cy", "url": game["seats"][2]["url"]}]
+    assert server.call("GET", f"/api/games/{game['id']}")["table"] == {"hints": True, "hotseat": False}
+    shot_created(page, "lobby-created-seat-links-desktop")
+    # Hot seat.
+    hotseat.check()
+    sent, hot = create(page)
+    assert sent["table"] == {"hints": True, "hotseat": True}
+    assert hot["hotseat_url"] and all(s["url"] is None for s in hot["seats"])
+    page.wait_for_selector(f"#created h3:has-text('{hot['id']}')")
+    assert page.locator("#created .seat-link").count() == 0
+    assert page.locator("#created .hotseat-link").count() == 1
+    assert page.locator("#created .hotseat-link input").input_value() == server.base + hot["hotseat_url"]
+    assert page.locator("#created .spectator-link").count() == 1
+    assert page.locator("#open-game").get_attribute("href") == hot["hotseat_url"]
+    entry = stored_games(page)[hot["id"]]
+    assert entry["hotseat"] == entry["open"] == hot["hotseat_url"] and entry["seats"] == []
+    assert None not in (entry["open"], entry["hotseat"], entry["spectator"])
+    shot_created(page, "lobby-created-hotseat-desktop")
+    # Open game plays every human seat at this screen.
+    page.click("#open-game")
+    page.wait_for_selector("svg.board .house")
+    page.wait_for_function("() => window.hansaGame && window.hansaGame.view")
+    view = page.evaluate("window.hansaGame.view")
+    assert view["you"] == [0, 2] and view["table"] == {"hints": True, "hotseat": True}
+    # My games asks the server about both games with the tokens kept for them.
+    page.goto(server.base + "/my-games")
+    page.wait_for_selector(f".mg-item[data-id='{hot['id']}']")
+    page.wait_for_selector(f".mg-item[data-id='{game['id']}']")
+    assert page.locator(f".mg-item[data-id='{hot['id']}'] a.open-link").get_attribute("href") == hot["hotseat_url"]
+    assert page.locator(f".mg-item[data-id='{game['id']}'] a.open-link").get_attribute("href") == game["seats"][0]["url"]
+
+
+def test_stored_games_keep_no_null_links(new_page: Any, server: Server) -> None:
+    """Entries stored by an older lobby (``hotseat: null`` for a game of seat links, seat links of null for a
+    hot-seat game) are read without their null links and saved so."""
+    game = server.create([{"name": "Ann", "type": "human"}, {"name": "Bot", "type": "bot", "bot": "random"}])
+    hot = server.create([{"name": "Ann", "type": "human"}, {"name": "Bo", "type": "human"}], hotseat=True)
+    old = [
+        {"id": game["id"], "created": "2026-01-01T00:00:00Z", "players": [], "open": game["seats"][0]["url"],
+         "hotseat": None, "seats": [{"name": "Ann", "url": game["seats"][0]["url"]}], "spectator": game["spectator_url"],
+         "creatorToken": game["creator_token"], "status": "running", "played": []},
+        {"id": hot["id"], "created": "2026-01-01T00:00:00Z", "players": [], "open": hot["hotseat_url"],
+         "hotseat": hot["hotseat_url"], "seats": [{"name": "Ann", "url": None}, {"name": "Bo", "url": None}],
+         "spectator": hot["spectator_url"], "creatorToken": hot["creator_token"], "status": "running", "played": []},
+    ]
+    third = server.create([{"name": "Ann", "type": "human"}, {"name": "Bot", "type": "bot", "bot": "random"}])
+    page = new_page()
+    open_lobby(page, server)
+    page.evaluate("(s) => localStorage.setItem('hansa.myGames', s)", json.dumps([*old, {**old[0], "id": third["id"]}]))
+    open_lobby(page, server)
+    page.wait_for_selector(f"#my-games .game-item[data-id='{hot['id']}']")
+    # Forgetting another game saves the list as the lobby reads it.
+    page.locator(f"#my-games .game-item[data-id='{third['id']}'] .forget-btn").click()
+    page.wait_for_selector(f"#my-games .game-item[data-id='{third['id']}']", state="detached")
+    stored = stored_games(page)
+    assert set(stored) == {game["id"], hot["id"]}
+    assert "hotseat" not in stored[game["id"]] and stored[game["id"]]["open"] == game["seats"][0]["url"]
+    assert stored[hot["id"]]["hotseat"] == hot["hotseat_url"] and stored[hot["id"]]["seats"] == []
+    assert "null" not in json.dumps([{k: v for k, v in g.items() if k in ("open", "hotseat", "seats", "spectator")} for g in stored.values()])
 
 
 # ---------------------------------------------------------------------------------------------- rule options
@@ -347,6 +444,15 @@ def test_lobby_fits_a_phone(new_page: Any, server: Server) -> None:
     page.check("#hotseat")
     create(page)
     page.wait_for_selector("#created .hotseat-link")
+    assert page.locator("#created .seat-link").count() == 0
     assert page.evaluate(SIDEWAYS) == []
+    shot_created(page, "lobby-created-hotseat-phone")
+    # A game of seat links: a link per human seat.
+    page.uncheck("#hotseat")
+    _, game = create(page)
+    page.wait_for_selector(f"#created h3:has-text('{game['id']}')")
+    assert page.locator("#created .seat-link").count() == 2 and page.locator("#created .hotseat-link").count() == 0
+    assert page.evaluate(SIDEWAYS) == []
+    shot_created(page, "lobby-created-seat-links-phone")
     page.wait_for_selector("#my-games .game-item")
     assert page.evaluate(SIDEWAYS) == []

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import CHROMIUM, SIDEWAYS, Server, choose, play_out_via_api
+from browser_support import CHROMIUM, SIDEWAYS, Server, choose, history_turns, move_log, play_out_via_api
 
 pytest.importorskip("playwright.sync_api", reason="the Python playwright package is not installed")
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"browser tests need Debian chromium at {CHROMIUM}")
@@ -20,7 +20,7 @@ def finished(server: Server) -> dict[str, Any]:
     """A finished two-player game (a human seat played through the API against the heuristic bot)."""
     game = server.create([{"name": "Hero", "type": "human"}, {"name": "Robo", "type": "bot", "bot": "heuristic"}], seed=17)
     view = play_out_via_api(server, game)
-    history = server.call("GET", f"/api/games/{game['id']}/history")
+    history = {"turns": history_turns(server, game["id"])}
     return {"id": game["id"], "view": view, "history": history}
 
 
@@ -28,7 +28,7 @@ def finished(server: Server) -> dict[str, Any]:
 def finished5(server: Server) -> dict[str, Any]:
     """A finished five-player game with long names (every seat played through the API)."""
     names = ["Annemarie-Luise", "Bartholomew K.", "Cunegonde", "Dietrich von Hansa", "Eve"]
-    game = server.create([{"name": n, "type": "human"} for n in names], seed=5)
+    game = server.create([{"name": n, "type": "human"} for n in names], seed=5, hotseat=True)
     view = play_out_via_api(server, game, limit=120)
     return {"id": game["id"], "view": view}
 
@@ -76,7 +76,7 @@ def test_move_list_jumps_to_a_move(new_page: Any, server: Server, finished: dict
     assert items.count() == total + 1  # the start and every move
     assert [int(n) for n in items.evaluate_all("xs => xs.map(x => x.dataset.n)")] == list(range(total + 1))
     # Each move in a sentence (from GET /log), its notation in the tooltip.
-    log = {e["n"]: e for e in server.call("GET", f"/api/games/{finished['id']}/log")["log"]}
+    log = {e["n"]: e for e in move_log(server, finished["id"])}
     assert items.nth(5).get_attribute("title") == history[5]["move"]
     sentence = items.nth(5).locator(".ml-text").inner_text()
     names = [p["name"] for p in view["players"]]
@@ -184,7 +184,7 @@ def test_scores_final_table_and_chart(new_page: Any, server: Server, finished: d
 
 
 def test_running_game_has_no_final_table(new_page: Any, server: Server) -> None:
-    game = server.create([{"name": "Ann", "type": "human"}, {"name": "Ben", "type": "human"}], seed=9)
+    game = server.create([{"name": "Ann", "type": "human"}, {"name": "Ben", "type": "human"}], seed=9, hotseat=True)
     for _ in range(12):
         view = server.call("GET", f"/api/games/{game['id']}", token=game["hotseat_token"])
         move = choose(view)

@@ -13,6 +13,7 @@ from browser_support import (
     CHROMIUM,
     Server,
     choose,
+    history_turns,
     log_count,
     open_game,
     page_view,
@@ -53,8 +54,10 @@ def test_lobby_create_and_play_vs_bots(new_page: Any, server: Server) -> None:
     link = page.locator("#created .seat-link input").input_value()
     assert "/game/" in link and "#token=" in link and "?" not in link
     assert page.locator("#created .spectator-link").count() == 1
+    assert page.locator("#created .hotseat-link").count() == 0  # a game of seat links has no hot-seat link
     mine = json.loads(page.evaluate("localStorage.getItem('hansa.myGames')"))
     assert mine and mine[0]["players"][0]["name"] == "Alice"
+    assert "hotseat" not in mine[0] and server.base + mine[0]["open"] == link
     page.click("#open-game")
     page.wait_for_url(re.compile(r"/game/\w+#token=[\w-]+$"))
     page.wait_for_selector("svg.board .house")
@@ -178,7 +181,7 @@ def test_replay_slider(new_page: Any, server: Server) -> None:
     game = server.create([{"name": "Hero", "type": "human"}, {"name": "Robo", "type": "bot", "bot": "heuristic"}], seed=17)
     final = play_out_via_api(server, game)
     total = final["version"]
-    moves = [t["move"] for t in server.call("GET", f"/api/games/{game['id']}/history")["turns"]]  # moves[k]: move k
+    moves = [t["move"] for t in history_turns(server, game["id"])]  # moves[k]: move k
     page = new_page()
     page.goto(f"{server.base}/replay/{game['id']}")
     page.wait_for_selector("body[data-ready='1']")
@@ -287,10 +290,14 @@ def test_malicious_player_name_is_text(new_page: Any, server: Server) -> None:
     seats.nth(0).locator(".seat-name").fill(EVIL)
     seats.nth(1).locator(".seat-type").select_option("human")
     seats.nth(1).locator(".seat-name").fill("Bob")
-    page.click("#hotseat")
+    # A game of seat links shows the names in its seat links ...
     page.click("#create-btn")
     page.wait_for_selector("#created .seat-link")
     assert EVIL in page.locator("#created").inner_text()
+    # ... and a hot-seat game (played here) in the lists.
+    page.click("#hotseat")
+    page.click("#create-btn")
+    page.wait_for_selector("#created .hotseat-link")
     page.wait_for_selector("#recent-games .game-item")
     assert EVIL in page.locator("#my-games").inner_text()
     assert page.locator("img").count() == 0
@@ -324,7 +331,7 @@ def test_reconnects_after_server_restart(new_page: Any, tmp_path: Path) -> None:
     srv = Server(tmp_path)
     srv.start()
     try:
-        game = srv.create([{"name": "Ann", "type": "human"}, {"name": "Ben", "type": "human"}], seed=4)
+        game = srv.create([{"name": "Ann", "type": "human"}, {"name": "Ben", "type": "human"}], seed=4, hotseat=True)
         page = new_page()
         open_game(page, srv, game["hotseat_url"])
         page.wait_for_function("() => document.body.dataset.conn === 'open'")
@@ -349,7 +356,7 @@ def test_reconnects_after_server_restart(new_page: Any, tmp_path: Path) -> None:
 
 def test_displace_relocate_and_claim_by_clicking(new_page: Any, server: Server) -> None:
     """Hot seat, three humans: a displacement with its relocation and a claim with its benefit, all by clicks."""
-    game = server.create([{"name": n, "type": "human"} for n in ("Ann", "Ben", "Cid")], seed=2)
+    game = server.create([{"name": n, "type": "human"} for n in ("Ann", "Ben", "Cid")], seed=2, hotseat=True)
     token = game["hotseat_token"]
 
     def api_move(text: str) -> None:

@@ -21,10 +21,19 @@ T = TypeVar("T")
 HUMAN = {"name": "Ann", "type": "human"}
 
 
-def create(server: Server, players: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+def create(server: Server, players: list[dict[str, Any]], hotseat: bool = False, **extra: Any) -> dict[str, Any]:
+    """Create a game: of seat links (a token per human seat), or with ``hotseat`` (or ``table={"hotseat": True}``)
+    a hot-seat game (one token for every human seat, no seat tokens)."""
+    if hotseat:
+        extra["table"] = {**extra.get("table", {}), "hotseat": True}
     r = httpx.post(server.url + "/api/games", json={"players": players, **extra}, timeout=10)
     assert r.status_code == 201, r.text
-    return r.json()
+    game = r.json()
+    if extra.get("table", {}).get("hotseat"):
+        assert game["hotseat_token"] and all(s["token"] is None for s in game["seats"])
+    else:
+        assert game["hotseat_token"] is None and game["hotseat_url"] is None
+    return game  # type: ignore[no-any-return]
 
 
 def auth(token: str | None) -> dict[str, str]:
@@ -46,6 +55,34 @@ def move(server: Server, game_id: str, token: str | None, text: Any, version: in
     if seat is not None:
         body["seat"] = seat
     return httpx.post(f"{server.url}/api/games/{game_id}/moves", headers=auth(token), json=body, timeout=10)
+
+
+def paged(server: Server, game_id: str, what: str, key: str, limit: int | None = None) -> dict[str, Any]:
+    """The whole of a paged answer (``/log`` or ``/history``), following ``next`` page by page: the last page's
+    answer with ``key`` (``log`` or ``turns``) holding every page's entries."""
+    entries: list[Any] = []
+    start: int | None = 0
+    page: dict[str, Any] = {}
+    while start is not None:
+        params = {"start": start, **({"limit": limit} if limit else {})}
+        r = httpx.get(f"{server.url}/api/games/{game_id}/{what}", params=params, timeout=30)
+        assert r.status_code == 200, r.text
+        page = r.json()
+        assert page["start"] == start
+        entries += page[key]
+        assert page["next"] is None or page["next"] > start
+        start = page["next"]
+    return {**page, key: entries}
+
+
+def full_log(server: Server, game_id: str, limit: int | None = None) -> dict[str, Any]:
+    """``GET /log`` of every move: ``{"moves", "log": [...]}``."""
+    return paged(server, game_id, "log", "log", limit)
+
+
+def full_history(server: Server, game_id: str, limit: int | None = None) -> dict[str, Any]:
+    """``GET /history`` of every move (move 0 included): ``{"moves", "final", "turns": [...]}``."""
+    return paged(server, game_id, "history", "turns", limit)
 
 
 def run_coroutine(coro: Coroutine[Any, Any, T]) -> T:
@@ -75,13 +112,25 @@ def test_create_validation(server: Server) -> None:
         {"players": [HUMAN, {"name": "B", "type": "bot", "bot": "genius"}]},
         {"players": [HUMAN, {"name": "x" * 31}]},
         {"players": [HUMAN, {"name": "   "}]},
-        {"players": [HUMAN, HUMAN, HUMAN], "options": {"colour": "red"}},
-        {"players": [HUMAN, HUMAN], "options": {"two_player_variant": "chess"}},
-        {"players": [HUMAN, HUMAN], "seed": -1},
+        {"players": [HUMAN, {"name": "Bo"}, {"name": "Cy"}], "options": {"colour": "red"}},
+        {"players": [HUMAN, {"name": "Bo"}], "options": {"two_player_variant": "chess"}},
+        {"players": [HUMAN, {"name": "Bo"}], "seed": -1},
+        {"players": [HUMAN, {"name": "Bo"}], "table": {"hotseat": "yes"}},
+        # names: no two seats alike (case and compatibility forms folded), nothing invisible
+        {"players": [HUMAN, HUMAN]},
+        {"players": [HUMAN, {"name": "Bot", "type": "bot", "bot": "random"}, {"name": "Bot", "type": "bot", "bot": "random"}]},
+        {"players": [HUMAN, {"name": "ANN"}]},
+        {"players": [HUMAN, {"name": "\uff21nn"}]},  # full-width A
+        {"players": [HUMAN, {"name": "B\u200bo"}]},
+        {"players": [HUMAN, {"name": "Bo\u202e"}]},
     ]
     for body in bad:
         r = httpx.post(server.url + "/api/games", json=body, timeout=10)
         assert 400 <= r.status_code < 500, (body, r.status_code, r.text)
+    assert "same name" in httpx.post(server.url + "/api/games", json=bad[10], timeout=10).json()["error"]  # two bots "Bot"
+    # names are stored in NFC: "Zoe" with a combining acute accent is "Zoé"
+    g = create(server, [HUMAN, {"name": "Zoe\u0301"}])
+    assert [s["name"] for s in g["seats"]] == ["Ann", "Zo\u00e9"]
     assert httpx.get(server.url + "/api/games/nope").status_code == 404
     assert httpx.get(server.url + "/api/boards/9-9").status_code == 404
 
@@ -121,7 +170,7 @@ def test_seats_tokens_and_moves(server: Server) -> None:
 
 
 def test_hotseat_and_undo(server: Server) -> None:
-    g = create(server, [HUMAN, {"name": "Bo"}], seed=3)
+    g = create(server, [HUMAN, {"name": "Bo"}], hotseat=True, seed=3)
     gid, hot = g["id"], g["hotseat_token"]
     v = view(server, gid, hot)
     assert sorted(v["you"]) == [0, 1] and v["legal"]
@@ -151,19 +200,27 @@ def test_bots_answer_and_record_replays(server: Server) -> None:
     record = httpx.get(f"{server.url}/api/games/{gid}/record").json()
     game = game_from_record(record)
     assert [m.text() for m in game.moves] == [e["move"] for e in v["log"]] or len(game.moves) >= v["version"]
-    history = httpx.get(f"{server.url}/api/games/{gid}/history").json()
+    history = full_history(server, gid)
     assert history["turns"][0]["scores"] == [0, 0, 0] and len(history["turns"]) == len(game.moves) + 1
+    assert [e["n"] for e in history["turns"]] == list(range(len(game.moves) + 1))
+    # small pages give the same entries as one
+    assert full_history(server, gid, limit=7)["turns"] == history["turns"]
     k = len(game.moves) // 2
     replay = httpx.get(f"{server.url}/api/games/{gid}/replay/{k}").json()
     assert replay["k"] == k and replay["move"] == game.moves[k - 1].text()
     assert httpx.get(f"{server.url}/api/games/{gid}/replay/99999").status_code == 404
     # The whole move log: every move with its seat, turn, JSON and delta, the same as the view's latest entries.
-    log = httpx.get(f"{server.url}/api/games/{gid}/log").json()
+    log = full_log(server, gid)
     assert log["moves"] == len(game.moves) and [e["move"] for e in log["log"]] == [m.text() for m in game.moves]
     assert [e["n"] for e in log["log"]] == list(range(1, len(game.moves) + 1))
+    assert full_log(server, gid, limit=5)["log"] == log["log"]
+    # who made each move: the human seat's token, or a bot
+    assert {e["by"] for e in log["log"] if e["seat"] == 0} == {"seat"}
+    assert {e["by"] for e in log["log"] if e["seat"] != 0} == {"bot"}
     by_n = {e["n"]: e for e in log["log"]}
     for e in v["log"]:
         assert by_n[e["n"]]["seat"] == e["seat"] and by_n[e["n"]]["turn"] == e["turn"] and by_n[e["n"]]["json"] == e["json"]
+        assert by_n[e["n"]]["by"] == e["by"]
         if e["delta"] is not None:
             assert by_n[e["n"]]["delta"] == e["delta"], e["n"]
     assert httpx.get(f"{server.url}/api/games/nosuchgame/log").status_code == 404
@@ -197,7 +254,7 @@ def test_websocket_pushes_views(server: Server) -> None:
 
 
 def test_concurrent_moves_one_wins(server: Server) -> None:
-    g = create(server, [HUMAN, {"name": "Bo"}], seed=8)
+    g = create(server, [HUMAN, {"name": "Bo"}], hotseat=True, seed=8)
     gid, hot = g["id"], g["hotseat_token"]
     legal = [m["text"] for m in view(server, gid, hot)["legal"] if m["text"].startswith("place")]
 
@@ -224,7 +281,7 @@ def test_lobby_lists_games(server: Server) -> None:
 @pytest.mark.parametrize("how", ["restart", "kill -9"])
 def test_games_survive_restart_and_kill(sqlite_server: Server, how: str) -> None:
     server = sqlite_server
-    g = create(server, [HUMAN, {"name": "Bo"}], seed=21)
+    g = create(server, [HUMAN, {"name": "Bo"}], hotseat=True, seed=21)
     gid, hot = g["id"], g["hotseat_token"]
     acknowledged = []
     for _ in range(12):

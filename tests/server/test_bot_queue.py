@@ -95,9 +95,10 @@ def test_a_worker_plays_a_claimed_turn_and_a_changed_game_is_not_overwritten(sto
     insert(store, "h", [BOT, BOT], age=10)
     original = worker.store.store_move
 
-    def racing(game_id: str, n: int, seat: int, turn: int, text: str, values: dict[str, Any], expected: int) -> int:
+    def racing(game_id: str, n: int, seat: int, turn: int, text: str, values: dict[str, Any], expected: int,
+               *rest: Any) -> int:
         store.store_seats(game_id, {"bot_turn": True}, expected)  # someone else wrote first
-        return original(game_id, n, seat, turn, text, values, expected)
+        return original(game_id, n, seat, turn, text, values, expected, *rest)
 
     worker.store.store_move = racing  # type: ignore[method-assign]
     assert worker.step() == "h" and worker.played == 1

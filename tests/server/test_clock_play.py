@@ -32,13 +32,20 @@ def srv(database: str) -> Iterator[ClockServer]:
 
 
 def create(srv: ClockServer, clock: dict[str, Any] | None, players: list[dict[str, Any]] | None = None,
-           seed: int = 4) -> dict[str, Any]:
+           seed: int = 4, hotseat: bool = False) -> dict[str, Any]:
+    """Create a game of seat links (a token per human seat) or, with ``hotseat``, a hot-seat game (one token for every
+    human seat, no seat tokens)."""
     body: dict[str, Any] = {"players": players or HUMANS, "seed": seed}
     if clock is not None:
         body["clock"] = clock
+    if hotseat:
+        body["table"] = {"hotseat": True}
     r = srv.post("/api/games", body)
     assert r.status_code == 201, r.text
-    return r.json()  # type: ignore[no-any-return]
+    game: dict[str, Any] = r.json()
+    assert (game["hotseat_token"] is not None) is hotseat
+    assert all((s["token"] is None) is (hotseat or s["type"] == "bot") for s in game["seats"])
+    return game
 
 
 def legal(view: dict[str, Any], kind: str) -> str:
@@ -46,7 +53,7 @@ def legal(view: dict[str, Any], kind: str) -> str:
 
 
 def test_moves_charge_the_deciding_seat_and_the_turn_end_earns_the_increment(srv: ClockServer) -> None:
-    g = create(srv, REALTIME)
+    g = create(srv, REALTIME, hotseat=True)
     gid, hot = g["id"], g["hotseat_token"]
     v = srv.view(gid, hot)
     clock = v["clock"]
@@ -65,15 +72,15 @@ def test_moves_charge_the_deciding_seat_and_the_turn_end_earns_the_increment(srv
 
 def test_timeout_in_own_turn_a_bot_plays_the_seat_until_its_player_comes_back(srv: ClockServer) -> None:
     g = create(srv, REALTIME)
-    gid, hot = g["id"], g["hotseat_token"]
-    ada = g["seats"][0]["token"]
+    gid = g["id"]
+    ada, bea, cy = (s["token"] for s in g["seats"])
     srv.time.advance(599)
     srv.tick()
-    assert srv.view(gid, hot)["players"][0]["away"] is False
+    assert srv.view(gid, bea)["players"][0]["away"] is False
     srv.time.advance(1)
     srv.tick()
     srv.idle(gid)
-    v = srv.view(gid, hot)
+    v = srv.view(gid, bea)
     assert v["players"][0]["away"] is True
     assert v["version"] >= 1 and all(e["seat"] == 0 for e in v["log"])  # the purpose bot played seat 0's turn
     assert v["clock"]["seat"] == 1 and v["clock"]["left"][0] == 0  # an away seat earns no increment
@@ -82,29 +89,29 @@ def test_timeout_in_own_turn_a_bot_plays_the_seat_until_its_player_comes_back(sr
     assert srv.post(f"/api/games/{gid}/undo", {}, ada).status_code == 422
     # Seats 1 and 2 end their turns; the bot plays seat 0's next turn at once.
     n = v["version"]
-    srv.move(gid, hot, "end")
-    srv.move(gid, hot, "end")
+    srv.move(gid, bea, "end")
+    srv.move(gid, cy, "end")
     srv.idle(gid)
-    v = srv.view(gid, hot)
+    v = srv.view(gid, bea)
     assert v["players"][0]["away"] is True and v["clock"]["seat"] == 1
     assert [e["seat"] for e in v["log"] if e["n"] > n][:2] == [1, 2] and v["log"][-1]["seat"] == 0
     # Ada comes back (only her token may): she gets the grace time, and the bot stops playing her seat.
-    assert srv.post(f"/api/games/{gid}/back", {"seat": 0}, g["seats"][1]["token"]).status_code == 403
+    assert srv.post(f"/api/games/{gid}/back", {"seat": 0}, bea).status_code == 403
     r = srv.post(f"/api/games/{gid}/back", {}, ada)
     assert r.status_code == 200, r.text
     v = r.json()
     assert v["players"][0]["away"] is False and v["clock"]["left"][0] == 30
     assert srv.post(f"/api/games/{gid}/back", {}, ada).status_code == 409  # not away any more
-    srv.move(gid, hot, "end")
-    srv.move(gid, hot, "end")
+    srv.move(gid, bea, "end")
+    srv.move(gid, cy, "end")
     srv.idle(gid)
-    v = srv.view(gid, hot)
+    v = srv.view(gid, ada)
     assert v["clock"]["seat"] == 0 and v["log"][-1]["seat"] == 2  # her decision waits for her
 
 
 def test_timeout_in_an_off_turn_relocation_under_both_policies(srv: ClockServer) -> None:
     for policy in ("bot", "end-turn"):
-        g = create(srv, {**REALTIME, "on_timeout": policy})
+        g = create(srv, {**REALTIME, "on_timeout": policy}, hotseat=True)
         gid, hot = g["id"], g["hotseat_token"]
         v = srv.view(gid, hot)
         v = srv.move(gid, hot, legal(v, "place"))
@@ -125,7 +132,7 @@ def test_timeout_in_an_off_turn_relocation_under_both_policies(srv: ClockServer)
 
 def test_end_turn_policy_ends_the_turn_and_the_seat_plays_on_next_turn(srv: ClockServer) -> None:
     turn = {"kind": "turn", "base": 86400, "bank": 3600, "on_timeout": "end-turn"}
-    g = create(srv, turn)
+    g = create(srv, turn, hotseat=True)
     gid, hot = g["id"], g["hotseat_token"]
     v = srv.view(gid, hot)
     assert v["clock"]["deadline"] == T0 + 86400 + 3600
@@ -133,6 +140,7 @@ def test_end_turn_policy_ends_the_turn_and_the_seat_plays_on_next_turn(srv: Cloc
     srv.tick()
     v = srv.view(gid, hot)
     assert [e["move"] for e in v["log"]] == ["end"] and v["log"][0]["seat"] == 0
+    assert v["log"][0]["by"] == "clock"  # ended by the clock, not by a token
     assert v["clock"]["seat"] == 1 and v["clock"]["left"] == [0, 3600, 3600]
     assert v["players"][0]["away"] is False  # nobody plays for seat 0: its next turn waits for its player
     srv.time.advance(10)
@@ -188,7 +196,7 @@ def test_takeover_vote_of_the_other_players(srv: ClockServer) -> None:
 def test_clocks_survive_a_restart_and_time_runs_while_the_server_is_down(database: str) -> None:
     fake = FakeTime()
     with clock_server(database, fake) as srv:
-        g = create(srv, REALTIME)
+        g = create(srv, REALTIME, hotseat=True)
         gid, hot = g["id"], g["hotseat_token"]
         v = srv.view(gid, hot)
         srv.time.advance(20)
@@ -208,7 +216,7 @@ def test_clocks_survive_a_restart_and_time_runs_while_the_server_is_down(databas
 
 def test_the_timer_task_wakes_on_its_own(database: str) -> None:
     with clock_server(database, clock_poll=0.05) as srv:
-        g = create(srv, REALTIME)
+        g = create(srv, REALTIME, hotseat=True)
         gid, hot = g["id"], g["hotseat_token"]
         srv.time.advance(601)
         import time as real_time
@@ -221,7 +229,7 @@ def test_the_timer_task_wakes_on_its_own(database: str) -> None:
 
 def test_my_games(srv: ClockServer) -> None:
     a = create(srv, REALTIME)
-    b = create(srv, None, [{"name": "Ada"}, {"name": "Bot", "type": "bot", "bot": "random"}])
+    b = create(srv, None, [{"name": "Ada"}, {"name": "Bot", "type": "bot", "bot": "random"}], hotseat=True)
     srv.time.advance(100)
     r = srv.post("/api/my-games", {"games": [
         {"id": a["id"], "token": a["seats"][0]["token"]},
@@ -271,8 +279,8 @@ def test_webhook_notices_go_only_to_allowed_public_or_listed_addresses(tmp_path:
         with clock_server(url, webhook_hosts="127.0.0.2, localhost, *.example.org",
                           public_url="https://hansa.example.org/") as srv:
             g = create(srv, REALTIME)
-            gid, hot = g["id"], g["hotseat_token"]
-            bea = g["seats"][1]["token"]
+            gid = g["id"]
+            ada, bea, cy = (s["token"] for s in g["seats"])
             for bad, why in (("ftp://127.0.0.2/x", "https://"), ("http://user:pw@127.0.0.2/x", "user name"),
                              ("http://127.0.0.1/x", "does not call"), ("http://example.org.evil.net/", "does not call"),
                              ("http://127.0.0.2:99999/", "not a URL"), ("http://127.0.0.2/a b", "spaces")):
@@ -281,18 +289,19 @@ def test_webhook_notices_go_only_to_allowed_public_or_listed_addresses(tmp_path:
             hook = f"http://127.0.0.2:{receiver.port}/notify?k=1"
             r = srv.put(f"/api/games/{gid}/webhook", {"url": hook}, bea)
             assert r.status_code == 200 and r.json() == {"seat": 1, "webhook": hook}
-            assert srv.view(gid, bea)["webhooks"] == {"1": hook} and srv.view(gid, hot)["webhooks"] == {"1": hook}
+            assert srv.view(gid, bea)["webhooks"] == {"1": hook}
+            # shown only to the seat's own token: not to another seat's, nor to spectators
+            assert srv.view(gid, ada)["webhooks"] == {}
             assert "webhooks" not in str(srv.view(gid)["webhooks"]) and srv.view(gid)["webhooks"] == {}
-            srv.put(f"/api/games/{gid}/webhook", {"url": f"http://localhost:{receiver.port}/x"},
-                    g["seats"][2]["token"])
-            v = srv.view(gid, hot)
+            srv.put(f"/api/games/{gid}/webhook", {"url": f"http://localhost:{receiver.port}/x"}, cy)
+            v = srv.view(gid, ada)
             srv.time.advance(42)
-            v = srv.move(gid, hot, legal(v, "place"))
-            srv.move(gid, hot, legal(v, "place"))  # Bea's turn: one notice
+            v = srv.move(gid, ada, legal(v, "place"))
+            srv.move(gid, ada, legal(v, "place"))  # Bea's turn: one notice
             (notice,) = receiver.wait(1)
             assert notice == {"type": "your-turn", "game": gid, "seat": 1, "player": "Bea", "version": 2, "turn": 2,
                               "url": f"https://hansa.example.org/game/{gid}", "time_left": 600.0}
-            srv.move(gid, hot, "end")  # Cy's turn: "localhost" resolves to an internal address, not listed as such
+            srv.move(gid, bea, "end")  # Cy's turn: "localhost" resolves to an internal address, not listed as such
             stats: dict[str, Any] = {}
             import time as real_time
 
@@ -343,7 +352,8 @@ def moves_to_phase(phase: str) -> tuple[int, dict[str, Any], int, list[str]]:
 @pytest.mark.parametrize("phase", list(PHASES))
 def test_a_timeout_in_every_phase_lets_the_game_go_on(srv: ClockServer, phase: str, policy: str) -> None:
     players, options, seed, moves = moves_to_phase(phase)
-    body = {"players": HUMANS[:players], "seed": seed, "options": options, "clock": {**REALTIME, "on_timeout": policy}}
+    body = {"players": HUMANS[:players], "seed": seed, "options": options, "clock": {**REALTIME, "on_timeout": policy},
+            "table": {"hotseat": True}}
     r = srv.post("/api/games", body)
     assert r.status_code == 201, r.text
     gid, hot = r.json()["id"], r.json()["hotseat_token"]

@@ -94,7 +94,7 @@ def test_the_tail_of_a_changing_game_is_one_revision(store: Store) -> None:
     assert tail is not None and len(played) == 1
     row, moves = tail
     assert row["revision"] == 4 and row["version"] == 4
-    assert [n for n, _ in moves] == [3, 4] and moves[-1][1] == played[0]
+    assert [m[0] for m in moves] == [3, 4] and moves[-1][1] == played[0]
 
 
 def test_a_game_that_never_settles_is_busy_not_damaged(store: Store) -> None:

@@ -22,7 +22,7 @@ PLAYERS = [{"name": "Ada", "type": "human"}, {"name": "Bea", "type": "human"}, {
 def test_a_watched_game_whose_copy_was_dropped_is_pushed_at_the_next_change() -> None:
     url = postgres_database()
     with clock_server(url) as a, clock_server(url) as b:
-        r = a.post("/api/games", {"players": PLAYERS, "seed": 4})
+        r = a.post("/api/games", {"players": PLAYERS, "seed": 4, "table": {"hotseat": True}})
         assert r.status_code == 201, r.text
         gid, hot = r.json()["id"], r.json()["hotseat_token"]
         places = [m["text"] for m in a.view(gid, hot)["legal"] if m["text"].startswith("place")]

@@ -120,24 +120,34 @@ class RawSocket:
         self.sock.close()
 
 
-def play_random_moves(server: Server, gid: str, token: str, n: int, seed: int = 1) -> list[float]:
-    """Play ``n`` moves with the hot-seat token (random legal moves, never ending the game on purpose); returns the
-    seconds each move POST took."""
+def play_random_moves(server: Server, gid: str, token: str | list[str], n: int, seed: int = 1) -> list[float]:
+    """Play ``n`` moves (random legal moves, never ending the game on purpose) with the hot-seat token, or with every
+    seat's token (a list by seat: each move with the deciding seat's); returns the seconds each move POST took."""
     rng = random.Random(seed)
-    v = view(server, gid, token)
+
+    def token_of(v: dict[str, Any]) -> str:
+        return token[v["state"]["turn"]["decider"]] if isinstance(token, list) else token
+
+    def deciders_view(v: dict[str, Any]) -> dict[str, Any]:
+        """The view as the deciding seat sees it (a seat token's answer has no legal moves on others' decisions)."""
+        return v if v["legal"] or v["status"] != "running" else view(server, gid, token_of(v))
+
+    v = deciders_view(view(server, gid, token[0] if isinstance(token, list) else token))
     times = []
-    with httpx.Client(base_url=server.url, headers=auth(token), timeout=30) as client:
+    with httpx.Client(base_url=server.url, timeout=30) as client:
         for _ in range(n):
             legal = [m["text"] for m in v["legal"]]
             preferred = [m for m in legal if m.split()[0] in ("place", "claim", "relocate", "marker")]
             text = rng.choice(preferred or legal)
             t0 = time.perf_counter()
-            r = client.post(f"/api/games/{gid}/moves", json={"move": text, "version": v["version"], "seat": v["state"]["turn"]["decider"]})
+            r = client.post(f"/api/games/{gid}/moves", headers=auth(token_of(v)),
+                            json={"move": text, "version": v["version"], "seat": v["state"]["turn"]["decider"]})
             times.append(time.perf_counter() - t0)
             assert r.status_code == 200, r.text
             v = r.json()
             if v["status"] != "running":
                 break
+            v = deciders_view(v)
     return times
 
 
@@ -150,7 +160,7 @@ def test_non_reading_and_flooding_sockets_never_delay_moves(make_server: Any) ->
     a second; the flooder is closed (1008), the stalled reader is dropped after --ws-send-timeout, and a
     well-behaved watcher still gets the latest view."""
     server = make_server("--ws-send-timeout", "2")
-    g = create(server, [HUMAN, {"name": "Bo"}, {"name": "Cy"}, {"name": "Di"}], seed=3)
+    g = create(server, [HUMAN, {"name": "Bo"}, {"name": "Cy"}, {"name": "Di"}], hotseat=True, seed=3)
     gid, hot = g["id"], g["hotseat_token"]
     stalled = RawSocket(server, gid)
     flooder = RawSocket(server, gid)
@@ -222,16 +232,22 @@ def test_running_game_hides_seed_until_the_end(make_server: Any) -> None:
     public state."""
     server = make_server()
     g = create(server, [HUMAN, {"name": "Bo"}])
-    gid, hot = g["id"], g["hotseat_token"]
+    gid, seats = g["id"], [s["token"] for s in g["seats"]]
     assert g["seed"] is None
-    play_random_moves(server, gid, hot, 30)
+    play_random_moves(server, gid, seats, 30)
     record = httpx.get(f"{server.url}/api/games/{gid}/record").json()
     assert record["seed"] is None and len(record["moves"]) == 30
-    for token in (None, hot, g["seats"][0]["token"]):
-        v = view(server, gid, token)
+    # the same in a hot-seat game, for its hot-seat token
+    h = create(server, [HUMAN, {"name": "Bo"}], hotseat=True)
+    hot = h["hotseat_token"]
+    assert h["seed"] is None
+    play_random_moves(server, h["id"], hot, 10)
+    for game_id, token in ((gid, None), (gid, seats[0]), (gid, seats[1]), (h["id"], None), (h["id"], hot)):
+        v = view(server, game_id, token)
         assert v["seed"] is None
         assert "marker_supply" not in json.dumps(v) and isinstance(v["state"]["hidden_markers"], int)
-    assert view(server, gid, hot)["state"] == view(server, gid)["state"] == view(server, gid, g["seats"][1]["token"])["state"]
+    assert view(server, gid, seats[0])["state"] == view(server, gid)["state"] == view(server, gid, seats[1])["state"]
+    assert view(server, h["id"], hot)["state"] == view(server, h["id"])["state"]
     lobby = httpx.get(server.url + "/api/games").json()["games"]
     assert [e["seed"] for e in lobby if e["id"] == gid] == [None]
     r = httpx.post(f"{server.url}/api/games/{gid}/stop", headers=auth(g["creator_token"]))
@@ -243,7 +259,9 @@ def test_running_game_hides_seed_until_the_end(make_server: Any) -> None:
     assert len(game_from_record(record).moves) == 30  # the published record replays
     chosen = create(server, [HUMAN, {"name": "Bo"}], seed=77)
     assert chosen["seed"] == 77
-    assert view(server, chosen["id"])["seed"] == 77 and view(server, chosen["id"], chosen["hotseat_token"])["seed"] == 77
+    assert [view(server, chosen["id"], token)["seed"] for token in (None, *(s["token"] for s in chosen["seats"]))] == [77] * 3
+    chosen_hot = create(server, [HUMAN, {"name": "Bo"}], hotseat=True, seed=78)
+    assert chosen_hot["seed"] == 78 and view(server, chosen_hot["id"], chosen_hot["hotseat_token"])["seed"] == 78
     lobby = httpx.get(server.url + "/api/games").json()["games"]
     assert [e["seed"] for e in lobby if e["id"] == chosen["id"]] == [77]
 
@@ -255,7 +273,7 @@ def test_oversize_bodies_and_headers(make_server: Any) -> None:
     """Audit 3: a 100 MB body is refused by its Content-Length (413) or after 64 KiB when streamed; multi-MB
     headers get 431; nothing is echoed and the server's memory stays put."""
     server = make_server()
-    g = create(server, [HUMAN, {"name": "Bo"}], seed=9)
+    g = create(server, [HUMAN, {"name": "Bo"}], hotseat=True, seed=9)
     gid, hot = g["id"], g["hotseat_token"]
     assert server.proc is not None
     before = rss_kb(server.proc.pid)
@@ -288,7 +306,7 @@ def test_malformed_requests_get_4xx_and_change_nothing(make_server: Any) -> None
     """Audit 8: NaN, Infinity, invalid UTF-8, deep nesting, huge numbers, wrong types, unknown fields, long names and
     moves, bad ids and cursors: each a 4xx in the {"error", "rule"} format, and the game is unchanged."""
     server = make_server()
-    g = create(server, [HUMAN, {"name": "Bo"}], seed=4)
+    g = create(server, [HUMAN, {"name": "Bo"}], hotseat=True, seed=4)
     gid, hot = g["id"], g["hotseat_token"]
     before = view(server, gid, hot)
     headers = {**auth(hot), "Content-Type": "application/json"}
@@ -307,9 +325,11 @@ def test_malformed_requests_get_4xx_and_change_nothing(make_server: Any) -> None
     bad_creates = [
         {"players": [HUMAN, {"name": "x" * 31}]}, {"players": [HUMAN, {"name": "\u0085\u0085"}]},
         {"players": [HUMAN, {"name": "B", "type": "bot", "bot": "mcts:seconds=3600"}]},
-        {"players": [HUMAN, HUMAN], "options": {f"o{i}": i for i in range(40)}},
-        {"players": [HUMAN, HUMAN], "options": {"marker_set": ["IT4"]}}, {"players": [HUMAN, HUMAN], "seed": 2**53},
-        {"players": [HUMAN, HUMAN], "creator": "me"},
+        {"players": [HUMAN, {"name": "Bo"}], "options": {f"o{i}": i for i in range(40)}},
+        {"players": [HUMAN, {"name": "Bo"}], "options": {"marker_set": ["IT4"]}},
+        {"players": [HUMAN, {"name": "Bo"}], "seed": 2**53}, {"players": [HUMAN, {"name": "Bo"}], "creator": "me"},
+        {"players": [HUMAN, {"name": "Bo"}], "table": {"hotseat": True, "seats": 2}},
+        {"players": [HUMAN, {"name": "B\u2067o"}]}, {"players": [HUMAN, {"name": "a\u0301nn"}, {"name": "\u00e1nn"}]},
     ]
     for body in bad_creates:
         assert is_api_error(httpx.post(server.url + "/api/games", json=body, timeout=10)), body
@@ -383,9 +403,10 @@ def test_creator_stops_and_deletes_and_bot_games_have_a_budget(make_server: Any)
     assert isinstance(v["seed"], int)  # published once the game has ended
     g = create(server, [HUMAN, BOT])
     gid = g["id"]
-    for token in (None, g["seats"][0]["token"], g["hotseat_token"]):
-        assert is_api_error(httpx.post(f"{server.url}/api/games/{gid}/stop", headers=auth(token)), 403)
-        assert is_api_error(httpx.delete(f"{server.url}/api/games/{gid}", headers=auth(token)), 403)
+    hot = create(server, [HUMAN, BOT], hotseat=True)
+    for game, token in ((g, None), (g, g["seats"][0]["token"]), (hot, None), (hot, hot["hotseat_token"])):
+        assert is_api_error(httpx.post(f"{server.url}/api/games/{game['id']}/stop", headers=auth(token)), 403)
+        assert is_api_error(httpx.delete(f"{server.url}/api/games/{game['id']}", headers=auth(token)), 403)
 
     async def watch_delete() -> int | None:
         async with websockets.connect(server.url.replace("http", "ws") + f"/api/games/{gid}/ws") as ws:
@@ -406,7 +427,7 @@ def test_idle_games_are_abandoned_and_leave_memory(make_server: Any) -> None:
     """Audit 5: a game idle past --abandon-after is marked abandoned (no more moves, seed published); games nobody
     watches leave memory after --evict-after and load again on demand."""
     server = make_server("--abandon-after", "2", "--evict-after", "1", "--janitor-interval", "0.3")
-    g = create(server, [HUMAN, {"name": "Bo"}], seed=12)
+    g = create(server, [HUMAN, {"name": "Bo"}], hotseat=True, seed=12)
     gid, hot = g["id"], g["hotseat_token"]
     play_random_moves(server, gid, hot, 5)
     wait_for(lambda: httpx.get(server.url + "/api/stats").json()["games_in_memory"] == 0, timeout=10)
@@ -428,7 +449,7 @@ def test_bot_survives_a_locked_database(make_server: Any) -> None:
     g = create(server, [BOT, {"name": "B2", "type": "bot", "bot": "random"}], seed=14)
     gid = g["id"]
     wait_for(lambda: view(server, gid)["version"] > 3)
-    human = create(server, [HUMAN, {"name": "Bo"}], seed=15)
+    human = create(server, [HUMAN, {"name": "Bo"}], hotseat=True, seed=15)
     blocker = sqlite3.connect(sqlite_file(server), timeout=10, isolation_level=None)
     blocker.execute("BEGIN EXCLUSIVE")
     try:
@@ -456,7 +477,7 @@ def test_damaged_rows_are_quarantined_and_the_rest_plays(make_server: Any, tmp_p
     ids = {}
     for name in ("options", "garbage", "missing", "healthy", "bots"):
         players = [BOT, {"name": "B2", "type": "bot", "bot": "random"}] if name == "bots" else [HUMAN, {"name": "Bo"}]
-        g = create(server, players, seed=20)
+        g = create(server, players, hotseat=name != "bots", seed=20)
         ids[name] = g
         if name != "bots":
             play_random_moves(server, g["id"], g["hotseat_token"], 12)
@@ -507,7 +528,8 @@ def test_security_headers_everywhere(make_server: Any) -> None:
     server = make_server()
     g = create(server, [HUMAN, BOT])
     assert g["seats"][0]["url"] == f"/game/{g['id']}#token={g['seats'][0]['token']}"
-    assert "?" not in g["hotseat_url"] and "#token=" in g["hotseat_url"]
+    hot = create(server, [HUMAN, BOT], hotseat=True)
+    assert hot["hotseat_url"] == f"/game/{hot['id']}#token={hot['hotseat_token']}"
     for path in ("/", f"/game/{g['id']}", f"/replay/{g['id']}", "/static/js/api.js", "/api/bots", "/api/nothing"):
         r = httpx.get(server.url + path)
         csp = r.headers["content-security-policy"]
@@ -532,7 +554,7 @@ def test_children_die_with_the_server_after_kill_9(make_server: Any) -> None:
 def test_undo_of_a_client_that_gave_up_is_not_carried_out(make_server: Any) -> None:
     """Audit 9: an undo that waited for the game while its client timed out and left is not carried out later."""
     server = make_server("--db-busy-timeout", "4")
-    g = create(server, [HUMAN, {"name": "Bo"}], seed=31)
+    g = create(server, [HUMAN, {"name": "Bo"}], hotseat=True, seed=31)
     gid, hot = g["id"], g["hotseat_token"]
     v = view(server, gid, hot)
     first = next(m["text"] for m in v["legal"] if m["text"].startswith("place"))
@@ -598,7 +620,7 @@ def test_hostile_basics_on_postgresql(tmp_path: Path) -> None:
     server = Server(postgres_database(), tmp_path / "pg.log", "--create-per-minute", "3")
     server.start()
     try:
-        g = create(server, [HUMAN, {"name": "Bo"}])
+        g = create(server, [HUMAN, {"name": "Bo"}], hotseat=True)
         r = httpx.post(f"{server.url}/api/games/{g['id']}/moves", headers={**auth(g["hotseat_token"]), "Content-Type": "application/json"},
                        content=b'{"move": NaN}')
         assert is_api_error(r, 400)

@@ -35,8 +35,10 @@ def pair(tmp_path: Path) -> Iterator[tuple[Server, Server, str]]:
     b.stop()
 
 
-def create(server: Server) -> dict[str, Any]:
-    r = httpx.post(server.url + "/api/games", json={"players": HUMANS, "seed": 4}, timeout=10)
+def create(server: Server, hotseat: bool = False) -> dict[str, Any]:
+    """A game of the three HUMANS: of seat links, or with ``hotseat`` played with one hot-seat token."""
+    body: dict[str, Any] = {"players": HUMANS, "seed": 4, "table": {"hotseat": hotseat}}
+    r = httpx.post(server.url + "/api/games", json=body, timeout=10)
     assert r.status_code == 201, r.text
     return r.json()  # type: ignore[no-any-return]
 
@@ -65,7 +67,7 @@ def stored_moves(url: str, gid: str) -> list[tuple[int, str]]:
 
 def test_clients_on_different_processes_see_each_others_moves_live(pair: tuple[Server, Server, str]) -> None:
     a, b, _ = pair
-    g = create(a)
+    g = create(a, hotseat=True)
     gid, hot = g["id"], g["hotseat_token"]
     assert httpx.get(a.url + "/api/stats").json()["pid"] != httpx.get(b.url + "/api/stats").json()["pid"]
 
@@ -100,7 +102,7 @@ def send_at_once(server: Server, start: threading.Barrier, results: list[httpx.R
 def test_the_same_move_sent_to_two_processes_at_once_is_taken_once(pair: tuple[Server, Server, str]) -> None:
     a, b, url = pair
     for round_ in range(5):
-        g = create(a)
+        g = create(a, hotseat=True)
         gid, hot = g["id"], g["hotseat_token"]
         view(b, gid)  # both processes hold the game in memory
         v = view(a, gid, hot)
@@ -119,7 +121,7 @@ def test_the_same_move_sent_to_two_processes_at_once_is_taken_once(pair: tuple[S
 
 def test_kill_9_of_a_process_loses_no_acknowledged_move(pair: tuple[Server, Server, str]) -> None:
     a, b, url = pair
-    g = create(a)
+    g = create(a, hotseat=True)
     gid, hot = g["id"], g["hotseat_token"]
     acknowledged = []
     v = view(a, gid, hot)
@@ -147,7 +149,7 @@ def test_serve_workers_runs_several_processes_on_one_port(tmp_path: Path) -> Non
         while len(pids) < 2 and time.monotonic() < deadline:
             pids.add(httpx.get(server.url + "/api/stats", timeout=10).json()["pid"])  # a new connection each time
         assert len(pids) == 2
-        g = create(server)
+        g = create(server, hotseat=True)
         v = view(server, g["id"], g["hotseat_token"])
         for _ in range(4):  # every request may land on either process; each sees the last move
             text = next(m["text"] for m in v["legal"] if m["text"].startswith(("place", "end")))

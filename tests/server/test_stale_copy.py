@@ -19,7 +19,7 @@ PLAYERS = [{"name": "Ada", "type": "human"}, {"name": "Bea", "type": "human"}, {
 def test_a_stale_copy_refuses_the_move_and_pushes_the_stored_game_to_its_sockets(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
     with clock_server(url) as a, clock_server(url) as b:
-        r = a.post("/api/games", {"players": PLAYERS, "seed": 4})
+        r = a.post("/api/games", {"players": PLAYERS, "seed": 4, "table": {"hotseat": True}})
         assert r.status_code == 201, r.text
         game = r.json()
         gid, hot = game["id"], game["hotseat_token"]

@@ -33,7 +33,7 @@ def test_hints_for_the_deciding_player_only_and_when_allowed(make_server) -> Non
     g = create(server, [HUMAN, {"name": "Bo"}], seed=5)
     gid = g["id"]
     v = view(server, gid)
-    assert v["table"] == {"hints": True}
+    assert v["table"] == {"hints": True, "hotseat": False}
     decider = v["state"]["turn"]["decider"]
     me, other = g["seats"][decider]["token"], g["seats"][1 - decider]["token"]
     r = httpx.post(f"{server.url}/api/games/{gid}/hint", headers=auth(me))
@@ -46,7 +46,16 @@ def test_hints_for_the_deciding_player_only_and_when_allowed(make_server) -> Non
     assert httpx.post(f"{server.url}/api/games/{gid}/hint").status_code == 403
     assert view(server, gid)["version"] == 0  # a hint changes nothing
     off = create(server, [HUMAN, {"name": "Bo"}], seed=5, table={"hints": False})
-    assert view(server, off["id"])["table"] == {"hints": False}
+    assert view(server, off["id"])["table"] == {"hints": False, "hotseat": False}
+    r = httpx.post(f"{server.url}/api/games/{off['id']}/hint", headers=auth(off["seats"][decider]["token"]))
+    assert r.status_code == 409 and "off" in r.json()["error"]
+    # the hot-seat token asks for the deciding seat's hint, when the game allows hints
+    hot = create(server, [HUMAN, {"name": "Bo"}], hotseat=True, seed=5)
+    assert view(server, hot["id"])["table"] == {"hints": True, "hotseat": True}
+    r = httpx.post(f"{server.url}/api/games/{hot['id']}/hint", headers=auth(hot["hotseat_token"]))
+    assert r.status_code == 200 and r.json()["move"] in [m["text"] for m in view(server, hot["id"], hot["hotseat_token"])["legal"]]
+    off = create(server, [HUMAN, {"name": "Bo"}], hotseat=True, seed=5, table={"hints": False})
+    assert view(server, off["id"])["table"] == {"hints": False, "hotseat": True}
     r = httpx.post(f"{server.url}/api/games/{off['id']}/hint", headers=auth(off["hotseat_token"]))
     assert r.status_code == 409 and "off" in r.json()["error"]
     r = httpx.post(server.url + "/api/games", json={"players": [HUMAN, {"name": "Bo"}], "table": {"hints": "yes"}})
@@ -59,10 +68,11 @@ def test_log_entries_say_what_each_move_changed(make_server) -> None:  # type: i
     from test_hostile import play_random_moves
 
     server: Server = make_server()
-    g = create(server, [HUMAN, {"name": "Bo"}, {"name": "Cy"}], seed=9)
+    g = create(server, [HUMAN, {"name": "Bo"}, {"name": "Cy"}], hotseat=True, seed=9)
     play_random_moves(server, g["id"], g["hotseat_token"], 120)
     log = view(server, g["id"])["log"]
     assert len(log) == 60 and log[-1]["n"] == 120
+    assert {e["by"] for e in log} == {"hotseat"}  # every move was made with the hot-seat token
     places = [e for e in log if e["json"]["type"] == "place"]
     assert places
     for e in places:
