@@ -59,6 +59,23 @@ const boardCache = new Map();
 /** The board data spells city names in ASCII; players read them as printed on the board. */
 const SPELLING = { Osnabrueck: "Osnabrück", Muenster: "Münster", Luebeck: "Lübeck", Lueneburg: "Lüneburg", Goettingen: "Göttingen" };
 
+/** Every page of a paged answer (/log, /history: ``{start, next, <key>: [...]}``), joined into one. */
+async function allPages(path, limit, key) {
+  let start = 0;
+  let out = null;
+  for (let pages = 0; pages < 100; pages++) {
+    const page = await request("GET", `${path}?start=${start}&limit=${limit}`);
+    if (out === null) out = { ...page, [key]: [] };
+    out[key].push(...(page[key] || []));
+    out.final = page.final;
+    out.moves = page.moves;
+    if (page.next === null || page.next === undefined || page.next <= start) break;
+    start = page.next;
+  }
+  delete out.next;
+  return out;
+}
+
 export const api = {
   bots: () => request("GET", "/api/bots"),
   options: () => request("GET", "/api/options"),
@@ -87,8 +104,10 @@ export const api = {
   stop: (id, creatorToken) => request("POST", `/api/games/${encodeURIComponent(id)}/stop`, { token: creatorToken }),
   deleteGame: (id, creatorToken) => request("DELETE", `/api/games/${encodeURIComponent(id)}`, { token: creatorToken }),
   hint: (id, token) => request("POST", `/api/games/${encodeURIComponent(id)}/hint`, { token, body: {} }),
-  history: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/history`),
-  moveLog: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/log`),
+  /** The whole score history, page by page: {turns, final}. */
+  history: (id) => allPages(`/api/games/${encodeURIComponent(id)}/history`, 5000, "turns"),
+  /** The whole move log, page by page: {moves, log}. */
+  moveLog: (id) => allPages(`/api/games/${encodeURIComponent(id)}/log`, 1000, "log"),
   replay: (id, k) => request("GET", `/api/games/${encodeURIComponent(id)}/replay/${k}`),
   recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
   /** The away player takes their seat back from the timeout bot (409 when it is not away). */

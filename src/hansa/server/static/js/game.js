@@ -766,6 +766,9 @@ el.form.addEventListener("submit", (ev) => {
 function receive(v, { back = false } = {}) {
   serverTime.sync(v.now);
   if (!back && view && v.version < view.version && v.status === view.status) return; // an older answer overtaken
+  // A game that has stopped, ended or gone never runs again: a late answer from before (a reload sent as the
+  // socket said "damaged") must not bring it back.
+  if (!back && view && view.status !== "running" && v.status === "running" && v.version <= view.version) return;
   const prev = view;
   view = v;
   ctx = context(v);
@@ -1189,7 +1192,7 @@ function renderNotifySettings(v) {
   const box = $("#set-notify");
   if (!box) return;
   const seats = running(v) ? v.you.filter((s) => v.players[s] && v.players[s].type === "human") : [];
-  const key = `${seats.join(",")}|${JSON.stringify(v.webhooks || {})}`;
+  const key = `${seats.join(",")}|${JSON.stringify(v.webhooks || {})}|${(v.webhooks_suspended || []).join(",")}`;
   if (notifyFor === key || box.contains(document.activeElement)) return;
   notifyFor = key;
   clear(box);
@@ -1213,6 +1216,15 @@ function renderNotifySettings(v) {
   fill();
   if (seatSel) seatSel.addEventListener("change", fill);
   const msg = h("p", { id: "webhook-msg", class: "set-note webhook-msg", role: "status" });
+  const suspended = new Set(v.webhooks_suspended || []);
+  const showSuspended = () => {
+    // The server stopped calling a webhook that failed too many notices in a row; saving it again resumes.
+    const off = suspended.has(seatNow()) && input.value;
+    msg.classList.toggle("bad", !!off);
+    msg.textContent = off ? t("notifyMe.suspended") : "";
+  };
+  showSuspended();
+  if (seatSel) seatSel.addEventListener("change", showSuspended);
   const save = async (url) => {
     msg.classList.remove("bad");
     msg.textContent = "";
@@ -1224,6 +1236,7 @@ function renderNotifySettings(v) {
     try {
       const answer = await api.webhook(gameId, token, seatSel ? seatNow() : undefined, url);
       hooks[String(answer.seat)] = answer.webhook;
+      suspended.delete(answer.seat);
       input.value = answer.webhook || "";
       msg.textContent = answer.webhook ? t("notifyMe.saved") : t("notifyMe.removed");
     } catch (err) {

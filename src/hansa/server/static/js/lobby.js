@@ -585,7 +585,7 @@ function collect() {
     const v = variant();
     if (options.two_player_variant && v !== options.two_player_variant.default) opts.two_player_variant = v;
   }
-  const body = { players, options: opts, table: { hints: el.hints.checked } };
+  const body = { players, options: opts, table: { hints: el.hints.checked, hotseat: el.hotseat.checked } };
   if (el.seed.value.trim() !== "") body.seed = Number(el.seed.value);
   const { clock } = collectClock();
   if (clock) body.clock = clock;
@@ -615,16 +615,15 @@ async function create(ev) {
   el.createBtn.disabled = true;
   try {
     const game = await api.createGame(body);
-    const hotseat = el.hotseat.checked;
-    showCreated(game, hotseat);
-    const humans = game.seats.filter((x) => x.type === "human");
+    showCreated(game);
+    const { hotseat, seats } = gameLinks(game);
     const entry = {
       id: game.id,
       created: new Date().toISOString(),
       players: game.seats.map((x) => ({ name: x.name, type: x.type, bot: x.bot })),
-      open: hotseat ? game.hotseat_url : humans.length ? humans[0].url : game.spectator_url,
-      hotseat: game.hotseat_url,
-      seats: humans.map((x) => ({ name: x.name, url: x.url })),
+      open: openLink(game),
+      ...(hotseat ? { hotseat } : {}),
+      seats: seats.map((x) => ({ name: x.name, url: x.url })),
       spectator: game.spectator_url,
       creatorToken: game.creator_token,
       status: "running",
@@ -670,17 +669,33 @@ function linkRow(label, url, extra) {
   return h("div", { class: "link-row", ...extra }, h("span", { class: "link-label", text: label }), input, btn, h("a", { href: url, class: "small btn", target: "_blank", rel: "noopener", text: t("lobby.open") }));
 }
 
-function showCreated(game, hotseat) {
+/**
+ * The links a creation answer gives to players: a hot-seat game (``table.hotseat``) has one hot-seat link that plays
+ * every human seat and no seat links; a game of seat links has a link per human seat and no hot-seat link.  Games of
+ * bots only have neither (a hot-seat token without a human seat plays nothing).
+ */
+function gameLinks(game) {
+  const humans = game.seats.filter((x) => x.type === "human");
+  const hotseat = game.hotseat_url && humans.length ? game.hotseat_url : null;
+  return { hotseat, seats: hotseat ? [] : humans.filter((x) => x.url) };
+}
+
+/** The link this browser plays a new game from: the hot-seat link, the first human seat's, or the spectators'. */
+function openLink(game) {
+  const { hotseat, seats } = gameLinks(game);
+  return hotseat || (seats.length ? seats[0].url : game.spectator_url);
+}
+
+function showCreated(game) {
   clear(el.created);
   el.created.hidden = false;
-  const humans = game.seats.filter((x) => x.type === "human");
-  const openUrl = hotseat ? game.hotseat_url : humans.length ? humans[0].url : game.spectator_url;
+  const { hotseat, seats } = gameLinks(game);
   el.created.append(h("h3", { text: t("lobby.created", { id: game.id }) }));
-  el.created.append(h("p", { class: "muted", text: humans.length ? t("lobby.sendLinks") : t("lobby.onlyBots") }));
-  for (const seat of humans) el.created.append(linkRow(t("lobby.seatLink", { n: seat.seat + 1, name: seat.name }), seat.url, { "data-seat": seat.seat, class: "link-row seat-link" }));
-  if (hotseat && humans.length) el.created.append(linkRow(t("lobby.hotseatLink"), game.hotseat_url, { class: "link-row hotseat-link" }));
+  el.created.append(h("p", { class: "muted", text: hotseat ? t("lobby.hotseat") : seats.length ? t("lobby.sendLinks") : t("lobby.onlyBots") }));
+  for (const seat of seats) el.created.append(linkRow(t("lobby.seatLink", { n: seat.seat + 1, name: seat.name }), seat.url, { "data-seat": seat.seat, class: "link-row seat-link" }));
+  if (hotseat) el.created.append(linkRow(t("lobby.hotseatLink"), hotseat, { class: "link-row hotseat-link" }));
   el.created.append(linkRow(t("lobby.spectators"), game.spectator_url, { class: "link-row spectator-link" }));
-  el.created.append(h("p", null, h("a", { href: openUrl, class: "btn primary", id: "open-game", text: hotseat ? t("lobby.openHotseat") : t("lobby.openGame") })));
+  el.created.append(h("p", null, h("a", { href: openLink(game), class: "btn primary", id: "open-game", text: hotseat ? t("lobby.openHotseat") : t("lobby.openGame") })));
   el.created.scrollIntoView({ behavior: "smooth", block: "nearest" });
 }
 

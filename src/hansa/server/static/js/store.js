@@ -1,9 +1,11 @@
 // The games this browser plays, kept in localStorage ("hansa.myGames"): the lobby adds the games it creates, the game
 // page the games it is opened with a seat token, and the "My games" page (/my-games) asks the server about them all.
 //
-// Entries: {id, created, players, open, hotseat, seats: [{name, url}], spectator, creatorToken, status, note, seed,
-// clock, played: [tokens]}.  ``open`` is the link this browser plays from (a seat's or the hot seat's); ``played``
-// the other seat tokens the game page was opened with here.  The links carry seat tokens in the fragment
+// Entries: {id, created, players, open, hotseat?, seats: [{name, url}], spectator, creatorToken, status, note, seed,
+// clock, played: [tokens]}.  ``open`` is the link this browser plays from (a seat's or the hot seat's, else the
+// spectators'); ``hotseat`` is kept only for a hot-seat game (whose human seats have no links of their own: its
+// ``seats`` is empty), ``seats`` only for a game of seat links; no entry keeps a null link.  ``played`` are the
+// other seat tokens the game page was opened with here.  The links carry seat tokens in the fragment
 // (/game/{id}#token=...); older entries stored "?token=" links, which are rewritten when read.
 
 import { fragmentLink } from "./api.js";
@@ -20,15 +22,20 @@ export function loadMine() {
     return [];
   }
   if (!Array.isArray(list)) return [];
-  return list
-    .filter((g) => g && typeof g.id === "string")
-    .map((g) => ({
-      ...g,
-      open: fragmentLink(g.open),
-      hotseat: fragmentLink(g.hotseat),
-      seats: Array.isArray(g.seats) ? g.seats.map((x) => ({ ...x, url: fragmentLink(x.url) })) : [],
-      played: Array.isArray(g.played) ? g.played.filter((x) => typeof x === "string" && x) : [],
-    }));
+  return list.filter((g) => g && typeof g.id === "string").map(cleanEntry);
+}
+
+const isLink = (url) => typeof url === "string" && url !== "";
+
+/** A stored entry as this version keeps it: links in the fragment form, and no null link (older lobbies stored
+ * ``hotseat: null`` for games of seat links, and seat links of null for hot-seat games). */
+function cleanEntry(g) {
+  const { hotseat, ...entry } = g;
+  entry.open = isLink(g.open) ? fragmentLink(g.open) : isLink(g.spectator) ? g.spectator : `/game/${encodeURIComponent(g.id)}`;
+  if (isLink(hotseat)) entry.hotseat = fragmentLink(hotseat);
+  entry.seats = Array.isArray(g.seats) ? g.seats.filter((x) => x && isLink(x.url)).map((x) => ({ ...x, url: fragmentLink(x.url) })) : [];
+  entry.played = Array.isArray(g.played) ? g.played.filter((x) => typeof x === "string" && x) : [];
+  return entry;
 }
 
 export function saveMine(list) {
@@ -88,7 +95,6 @@ export function rememberSeat(view, token) {
       created: new Date().toISOString(),
       players: view.players.map((p) => ({ name: p.name, type: p.type, bot: p.bot })),
       open: seatLink(view.id, token),
-      hotseat: null,
       seats: [],
       spectator: `/game/${encodeURIComponent(view.id)}`,
       creatorToken: null,
