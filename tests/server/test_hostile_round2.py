@@ -30,6 +30,18 @@ THREE = [{"name": "Ada"}, {"name": "Bea"}, {"name": "Cy"}]
 HOT = {"hotseat": True}
 
 
+def new_game(server: Server, players: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    """Create a game (whatever tokens the server gives out: these tests also run against the server before this
+    round, to see them fail there)."""
+    r = httpx.post(server.url + "/api/games", json={"players": players, **extra}, timeout=30)
+    assert r.status_code == 201, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def seat_tokens(game: dict[str, Any]) -> list[str]:
+    return [s["token"] for s in game["seats"]]
+
+
 def other_client(server: Server, **kw: Any) -> httpx.Client:
     """A client from another address: on Linux all of 127.0.0.0/8 is loopback, and the server counts per address."""
     return httpx.Client(base_url=server.url, transport=httpx.HTTPTransport(local_address="127.0.0.2"), timeout=30, **kw)
@@ -81,9 +93,9 @@ def test_log_history_and_replays_are_paged_and_exact(make_server: Any) -> None:
     replay of the record made here, move for move (delta, JSON form, who moved, scores), and so do replayed
     positions on both sides of a checkpoint."""
     server = make_server()
-    g = create(server, THREE, seed=9, table=HOT)
-    gid, hot = g["id"], g["hotseat_token"]
-    play_random_moves(server, gid, hot, 430)
+    g = new_game(server, THREE, seed=9)
+    gid, tokens = g["id"], seat_tokens(g)
+    play_random_moves(server, gid, tokens, 430)
     record = httpx.get(f"{server.url}/api/games/{gid}/record").json()
     total = len(record["moves"])
     assert total >= 400
@@ -103,7 +115,7 @@ def test_log_history_and_replays_are_paged_and_exact(make_server: Any) -> None:
         seat, turn = state.decider, state.turn
         state.play(move)
         expected.append({"n": i + 1, "seat": seat, "turn": turn, "move": move.text(), "json": move.to_json(),
-                         "delta": move_delta(before, state), "by": "hotseat"})
+                         "delta": move_delta(before, state), "by": "seat"})
         scores.append(list(state.score))
         positions[i + 1] = public_state(state)
     assert log == expected
@@ -120,9 +132,10 @@ def test_log_history_and_replays_are_paged_and_exact(make_server: Any) -> None:
     past = httpx.get(f"{server.url}/api/games/{gid}/log", params={"start": total + 50}).json()
     assert past["log"] == [] and past["next"] is None
     # an undo changes the last page, never leaves an old one in the cache
-    v = view(server, gid, hot)
+    mover = tokens[expected[-1]["seat"]]
+    v = view(server, gid, mover)
     if v["undo"]:
-        r = httpx.post(f"{server.url}/api/games/{gid}/undo", headers=auth(hot), json={"version": v["version"]})
+        r = httpx.post(f"{server.url}/api/games/{gid}/undo", headers=auth(mover), json={"version": v["version"]})
         assert r.status_code == 200
         log_after, _ = all_pages(server, f"/api/games/{gid}/log", "log", 1000)
         assert log_after == expected[:-1]
@@ -156,9 +169,9 @@ def test_one_client_cannot_starve_others_of_long_answers(make_server: Any) -> No
     """Item 9: a client firing many replays at once gets 429 for those beyond its share (``--replay-per-client``)
     while another client's record, log and replays are all answered (503 for 15 % of them before)."""
     server = make_server()
-    g = create(server, THREE, seed=12, table=HOT)
-    gid, hot = g["id"], g["hotseat_token"]
-    play_random_moves(server, gid, hot, 450)
+    g = new_game(server, THREE, seed=12)
+    gid = g["id"]
+    play_random_moves(server, gid, seat_tokens(g), 450)
     assert httpx.get(f"{server.url}/api/games/{gid}/replay/1").status_code == 200  # the worker process is up
 
     async def scenario() -> tuple[list[int], list[int]]:
@@ -176,7 +189,8 @@ def test_one_client_cannot_starve_others_of_long_answers(make_server: Any) -> No
         async def victim(client: httpx.AsyncClient) -> list[int]:
             statuses = []
             for i in range(8):
-                for path in ("/record", f"/log?start={i * 50}", f"/replay/{440 - i}", "/history"):
+                for path in ("/record", f"/log?start={i * 50}", f"/replay/{440 - i}", f"/replay/{400 - i}",
+                             f"/replay/{300 - i}", "/history"):
                     statuses.append((await client.get(f"/api/games/{gid}{path}")).status_code)
             stop.set()
             return statuses
@@ -196,13 +210,14 @@ def test_one_client_cannot_starve_others_of_long_answers(make_server: Any) -> No
 
 
 def test_undo_is_rate_limited_per_seat(make_server: Any) -> None:
-    """Item 3: undo has a rate per seat (``--undo-per-minute``, bursts of 10): end turn + undo spam is cut off
-    with 429 (and Retry-After), and a refused undo changes nothing."""
-    server = make_server("--undo-per-minute", "6")
-    g = create(server, [{"name": "Ada"}, {"name": "Bea"}], seed=2, table=HOT)
-    gid, hot = g["id"], g["hotseat_token"]
+    """Item 3: undo has a rate per seat (``--undo-per-minute``, default 30, in bursts of 10): move + undo spam is
+    cut off with 429 (and Retry-After), and a refused undo changes nothing."""
+    server = make_server()
+    g = new_game(server, [{"name": "Ada"}, {"name": "Bea"}], seed=2)
+    gid = g["id"]
+    decider = view(server, gid)["state"]["turn"]["decider"]
     statuses = []
-    with httpx.Client(base_url=server.url, headers=auth(hot), timeout=30) as client:
+    with httpx.Client(base_url=server.url, headers=auth(seat_tokens(g)[decider]), timeout=30) as client:
         for _ in range(14):
             v = client.get(f"/api/games/{gid}").json()
             text = next(m["text"] for m in v["legal"] if m["text"].startswith("place"))
@@ -220,7 +235,7 @@ def test_votes_write_only_real_changes_and_never_keep_a_game_alive(make_server: 
     """Item 8: withdrawing a vote one does not have is refused (409, nothing written or pushed); votes are rate
     limited; and votes (any change that is not a move) do not keep a stalled game from being marked abandoned."""
     server = make_server("--takeover-after", "0.6", "--abandon-after", "4", "--janitor-interval", "0.3")
-    g = create(server, THREE, seed=3)
+    g = new_game(server, THREE, seed=3)
     gid = g["id"]
     tokens = [s["token"] for s in g["seats"]]
     decider = view(server, gid)["state"]["turn"]["decider"]
@@ -246,11 +261,11 @@ def test_votes_write_only_real_changes_and_never_keep_a_game_alive(make_server: 
 
 
 def test_running_games_are_capped_per_client(make_server: Any) -> None:
-    """Item 4: one client may have ``--max-live-games-per-client`` running games it created; others are not
-    affected, and a finished (stopped) game frees a place."""
-    server = make_server("--max-live-games-per-client", "3", "--create-per-minute", "100")
+    """Item 4: one client may have ``--max-live-games-per-client`` running games it created (default 20); others
+    are not affected, and a finished (stopped) game frees a place."""
+    server = make_server("--create-per-minute", "100")
     body = {"players": [{"name": "Ada"}, {"name": "Bot", "type": "bot", "bot": "random"}]}
-    made = [create(server, body["players"]) for _ in range(3)]
+    made = [new_game(server, body["players"]) for _ in range(20)]
     r = httpx.post(server.url + "/api/games", json=body)
     assert is_api_error(r, 429) and "still in play" in r.json()["error"] and int(r.headers["Retry-After"]) > 0
     with other_client(server) as other:
@@ -352,7 +367,7 @@ def test_the_server_refuses_such_names_and_same_names_in_a_game(make_server: Any
         r = httpx.post(server.url + "/api/games", json={"players": players})
         assert is_api_error(r, 400), r.text
     assert len(httpx.get(server.url + "/api/games").json()["games"]) == before
-    g = create(server, [{"name": "A\u0301na"}, {"name": "Bo"}])
+    g = new_game(server, [{"name": "A\u0301na"}, {"name": "Bo"}])
     assert view(server, g["id"])["players"][0]["name"] == "\u00c1na"
 
 
@@ -360,17 +375,17 @@ def test_the_server_refuses_such_names_and_same_names_in_a_game(make_server: Any
 
 
 def test_seat_sockets_count_against_a_cap_per_seat(make_server: Any) -> None:
-    """Item 12: a seat's token may hold ``--ws-per-seat`` sockets on its game (players were admitted without
-    bound); spectators are refused once the game has ``--ws-per-game`` sockets."""
-    server = make_server("--ws-per-seat", "2", "--ws-per-game", "4")
-    g = create(server, [{"name": "Ada"}, {"name": "Bea"}])
+    """Item 12: a seat's token may hold ``--ws-per-seat`` sockets on its game (default 4; players were admitted
+    without bound); spectators are refused once the game has ``--ws-per-game`` sockets."""
+    server = make_server("--ws-per-game", "6")
+    g = new_game(server, [{"name": "Ada"}, {"name": "Bea"}])
     ws_url = server.url.replace("http", "ws") + f"/api/games/{g['id']}/ws"
     token = g["seats"][0]["token"]
 
     async def scenario() -> list[int | str]:
         opened = []
         outcomes: list[int | str] = []
-        for protocols in [["hansa", "hansa.token." + token]] * 3 + [["hansa"]] * 3:
+        for protocols in [["hansa", "hansa.token." + token]] * 5 + [["hansa"]] * 3:
             try:
                 opened.append(await websockets.connect(ws_url, subprotocols=protocols))  # type: ignore[arg-type]
                 outcomes.append("open")
@@ -381,15 +396,15 @@ def test_seat_sockets_count_against_a_cap_per_seat(make_server: Any) -> None:
         return outcomes
 
     # the per-game cap counts every socket; players get in past it, up to their own cap
-    assert run_coroutine(scenario()) == ["open", "open", 429, "open", "open", 429]
+    assert run_coroutine(scenario()) == ["open"] * 4 + [429, "open", "open", 429]
 
 
 def test_lobby_never_lists_a_damaged_game_as_running_after_a_restart(make_server: Any) -> None:
     """Item 12: right after a restart, with hundreds of stored games the background check has not reached yet, the
     lobby lists a damaged game as damaged (it said "running" until someone opened it)."""
     server = make_server()
-    g = create(server, [{"name": "Ada"}, {"name": "Bea"}], seed=1, table=HOT)
-    play_random_moves(server, g["id"], g["hotseat_token"], 30)
+    g = new_game(server, [{"name": "Ada"}, {"name": "Bea"}], seed=1)
+    play_random_moves(server, g["id"], seat_tokens(g), 30)
     server.stop()
     db = sqlite3.connect(sqlite_file(server))
     columns = [row[1] for row in db.execute("PRAGMA table_info(games)")]
