@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import re
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -406,3 +408,52 @@ def test_webhook_setting_for_the_seat(clocked: ClockServer, server: Server, new_
     other.wait_for_function("() => document.querySelector('#webhook-msg').textContent.includes('webhooks are off')")
     assert other.evaluate(SIDEWAYS) == []
     shot(other, "clocks-webhook-phone")
+
+
+def test_a_suspended_webhook_is_shown_to_its_seat_until_saved_again(tmp_path: Path, new_page: Any) -> None:
+    """A webhook that failed ``--webhook-suspend-after`` notices in a row is suspended: its seat's settings say so
+    (in red), and saving the address again resumes it."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Failing(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - the http.server name
+            self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            self.send_response(500)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    receiver = ThreadingHTTPServer(("127.0.0.3", 0), Failing)
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    hook = f"http://127.0.0.3:{receiver.server_address[1]}/hook"
+    try:
+        with clock_server(f"sqlite:///{tmp_path / 'hooks.sqlite3'}", FakeTime(), webhook_hosts="127.0.0.3",
+                          webhook_delay=0.05, webhook_interval=0.05, webhook_suspend_after=2) as srv:
+            g = create(srv, None, HUMANS[:2])
+            gid = g["id"]
+            decider = srv.view(gid)["state"]["turn"]["decider"]
+            hooked = 1 - decider
+            token = g["seats"][hooked]["token"]
+            assert srv.put(f"/api/games/{gid}/webhook", {"url": hook}, token).status_code == 200
+            assert srv.post(f"/api/games/{gid}/moves", {"move": "end"}, g["seats"][decider]["token"]).status_code == 200
+            deadline = time.monotonic() + 20
+            while srv.view(gid, token)["webhooks_suspended"] != [hooked]:
+                assert time.monotonic() < deadline, "the webhook was not suspended"
+                time.sleep(0.05)
+            for phone in (False, True):
+                page = new_page(phone=phone)
+                open_at(page, srv.url, g["seats"][hooked]["url"])
+                page.click("#settings-btn")
+                msg = page.locator("#webhook-msg")
+                assert msg.inner_text().startswith("Suspended") and msg.evaluate("e => e.classList.contains('bad')")
+                assert page.locator("#webhook-url").input_value() == hook
+                assert page.evaluate(SIDEWAYS) == []
+                shot(page, f"clocks-webhook-suspended-{'phone' if phone else 'desktop'}")
+            page.click("#webhook-save")
+            page.wait_for_function("() => document.querySelector('#webhook-msg').textContent.startsWith('Saved')")
+            assert srv.view(gid, token)["webhooks_suspended"] == []
+    finally:
+        receiver.shutdown()
+        receiver.server_close()
