@@ -245,54 +245,65 @@ def move_delta(before: GameState, after: GameState) -> dict[str, Any]:
     parts that changed are present.  No hidden information: markers are named only once face up on the board."""
     board = before.board
     out: dict[str, Any] = {}
-    houses = {
-        board.house_names[h]: [_piece(a), _piece(b)]
-        for h, (a, b) in enumerate(zip(before.houses, after.houses))
-        if a != b
-    }
-    if houses:
-        out["houses"] = houses
-    offices = [
-        [c.code, i, _piece(before.offices[c.office_base + i]), _piece(after.offices[c.office_base + i])]
-        for c in board.cities
-        for i in range(len(c.offices))
-        if before.offices[c.office_base + i] != after.offices[c.office_base + i]
-    ]
-    if offices:
-        out["offices"] = offices
-    extras = [
-        [c.code, [_piece(x) for x in before.extras[c.index]], [_piece(x) for x in after.extras[c.index]]]
-        for c in board.cities
-        if before.extras[c.index] != after.extras[c.index]
-    ]
-    if extras:
-        out["extra_offices"] = extras
-    right = [
-        [c.code, [_piece(x) for x in before.right_offices[c.index]], [_piece(x) for x in after.right_offices[c.index]]]
-        for c in board.cities
-        if before.right_offices[c.index] != after.right_offices[c.index]
-    ]
-    if right:
-        out["right_offices"] = right
-    table = [[i, _piece(a), _piece(b)] for i, (a, b) in enumerate(zip(before.table, after.table)) if a != b]
-    if table:
-        out["coellen_table"] = table
-    markers = [
-        [board.routes[r].code, MARKER_NAMES[a] if a >= 0 else None, MARKER_NAMES[b] if b >= 0 else None]
-        for r, (a, b) in enumerate(zip(before.route_marker, after.route_marker))
-        if a != b
-    ]
-    if markers:
-        out["route_markers"] = markers
-    controllers = []
+    # each part is compared whole first (a list comparison): a move changes few of them
+    if before.houses != after.houses:
+        houses = {
+            board.house_names[h]: [_piece(a), _piece(b)]
+            for h, (a, b) in enumerate(zip(before.houses, after.houses))
+            if a != b
+        }
+        if houses:
+            out["houses"] = houses
+    offices: list[list[Any]] = []
+    if before.offices != after.offices:
+        offices = [
+            [c.code, i, _piece(before.offices[c.office_base + i]), _piece(after.offices[c.office_base + i])]
+            for c in board.cities
+            for i in range(len(c.offices))
+            if before.offices[c.office_base + i] != after.offices[c.office_base + i]
+        ]
+        if offices:
+            out["offices"] = offices
+    extras: list[list[Any]] = []
+    if before.extras != after.extras:
+        extras = [
+            [c.code, [_piece(x) for x in before.extras[c.index]], [_piece(x) for x in after.extras[c.index]]]
+            for c in board.cities
+            if before.extras[c.index] != after.extras[c.index]
+        ]
+        if extras:
+            out["extra_offices"] = extras
+    right: list[list[Any]] = []
+    if before.right_offices != after.right_offices:
+        right = [
+            [c.code, [_piece(x) for x in before.right_offices[c.index]], [_piece(x) for x in after.right_offices[c.index]]]
+            for c in board.cities
+            if before.right_offices[c.index] != after.right_offices[c.index]
+        ]
+        if right:
+            out["right_offices"] = right
+    if before.table != after.table:
+        table = [[i, _piece(a), _piece(b)] for i, (a, b) in enumerate(zip(before.table, after.table)) if a != b]
+        if table:
+            out["coellen_table"] = table
+    if before.route_marker != after.route_marker:
+        markers = [
+            [board.routes[r].code, MARKER_NAMES[a] if a >= 0 else None, MARKER_NAMES[b] if b >= 0 else None]
+            for r, (a, b) in enumerate(zip(before.route_marker, after.route_marker))
+            if a != b
+        ]
+        if markers:
+            out["route_markers"] = markers
     touched = {row[0] for row in offices} | {row[0] for row in extras} | {row[0] for row in right}  # with offices
-    for c in board.cities:
-        if c.code in touched:
-            a, b = before.controller(c.index), after.controller(c.index)
-            if a != b:
-                controllers.append([c.code, _owner(a), _owner(b)])
-    if controllers:
-        out["controllers"] = controllers
+    if touched:
+        controllers = []
+        for c in board.cities:
+            if c.code in touched:
+                a, b = before.controller(c.index), after.controller(c.index)
+                if a != b:
+                    controllers.append([c.code, _owner(a), _owner(b)])
+        if controllers:
+            out["controllers"] = controllers
     gained = [b - a for a, b in zip(before.score, after.score)]
     if any(gained):
         out["score"] = gained

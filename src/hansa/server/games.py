@@ -14,10 +14,12 @@ Bots: a task per game plays the bot seats; decisions run in threads or worker pr
 errors and bot failures are logged, shown on the game and retried with backoff: a bot never stops silently.
 
 Clocks (``clocks.py``): every move advances the game's clock in the same transaction, and the row keeps the
-deciding seat's deadline.  A timer task sleeps until the earliest stored deadline (at most ``clock_poll`` seconds;
-a move in this process wakes it) and applies the game's timeout policy: the seat is marked away and the timeout
-bot plays it until its player comes back, or the seat's turn is ended for it.  The time source is injectable
-(``now``), so tests drive the clocks without sleeping.
+deciding seat's deadline.  A timer task sleeps until the earliest stored deadline (at most ``clock_poll`` seconds)
+and applies the game's timeout policy: the seat is marked away and the timeout bot plays it until its player comes
+back, or the seat's turn is ended for it.  The timer reads the stored deadlines only when it looks (at a deadline,
+every ``clock_poll`` seconds, and about a second after another process's change notice): in between, it keeps the
+earliest one in memory, lowered by every deadline this process stores, so that a move costs the timer no database
+read.  The time source is injectable (``now``), so tests drive the clocks without sleeping.
 """
 
 from __future__ import annotations
@@ -109,6 +111,12 @@ def _changing_fast(exc: Unsettled) -> ServiceError:
 SERVER_BOTS = ("random", "purpose", "heuristic", "mcts:easy", "mcts:medium", "mcts:hard")
 #: Consecutive failures of a bot after which one random legal move is played instead (logged and shown).
 BOT_FALLBACK_AFTER = 3
+#: Seconds between a change notice from another process (for a game not held here) and the timer's look at the
+#: stored deadlines, which also takes every other notice that comes meanwhile.
+REMOTE_LOOK_DELAY = 1.0
+#: Seconds before the timer looks again when its look left a deadline that has passed (a game it could not time
+#: out now: busy or unreadable), instead of looking again at once.
+STUCK_RETRY = 1.0
 
 
 class StaleCopy(ServiceError):
@@ -140,6 +148,18 @@ class GameService:
             suspend_after=config.webhook_suspend_after, stands=self._webhook_stands, on_suspend=self._webhook_failing,
         )
         self._clock_wake = asyncio.Event()
+        #: The earliest deadline of a running game as far as this process knows (seconds since the epoch, None: no
+        #: deadline known): read at each look of the timer and lowered by every deadline this process stores.
+        self._earliest: float | None = None
+        #: The lowest deadline stored here while a look was reading the stored ones (the read may not see it).
+        self._stored_during_look: float | None = None
+        self._in_look = False
+        #: The timer's last look left a deadline that has passed (it looks again after STUCK_RETRY seconds).
+        self._clock_stuck = False
+        #: The timer must look at the stored deadlines (at start, when asked to, after a reconnection).
+        self._look_wanted = True
+        #: ``time.monotonic()`` by which the timer looks because another process changed a game not held here.
+        self._remote_look: float | None = None
         #: Set once this process listens for other processes' changes (PostgreSQL only).
         self.listening: asyncio.Event | None = None
         self._refreshing: set[str] = set()
@@ -261,13 +281,15 @@ class GameService:
             self.hub.close_game(game_id, 4410, "the game was deleted")
             return
         if game_id not in self.games:
+            self._look_soon()  # its deadline may have changed
             self._reload_for_sockets(game_id)
             return
         self._want(game_id, revision)
 
     def _on_reconnect(self) -> None:
-        """Notices may have been missed while the connection was down: check every game held in memory, and load
-        again the watched ones that are not."""
+        """Notices may have been missed while the connection was down: check every game held in memory, load
+        again the watched ones that are not, and look at the stored deadlines."""
+        self.wake_clocks()
         for game_id, live in list(self.games.items()):
             self._want(game_id, live.stored + 1)
         for game_id in list(self.hub.by_game):
@@ -297,8 +319,9 @@ class GameService:
                 if live is None or self._wanted.get(game_id, -1) <= live.stored:
                     return
                 if not await self._refresh_once(game_id, live):
+                    self._look_soon()  # the game's stored deadline is not known here
                     return  # nothing newer is stored (or the database is away): the next notice starts again
-                self._clock_wake.set()
+                self._deadline_stored(live)
                 self.kick(live)
         finally:
             self._refreshing.discard(game_id)
@@ -447,7 +470,7 @@ class GameService:
         })
         self.games[game_id] = live
         self._lobby.clear()
-        self._clock_wake.set()
+        self._deadline_stored(live)
         self.kick(live)
         self._notify_turn(live, -1)
         return live, tokens, hotseat, creator
@@ -656,7 +679,7 @@ class GameService:
             log.info("game %s stopped at the move cap (%d moves)", live.id, n)
         live.scores.append(list(game.state.score))
         self._changed(live)
-        self._clock_wake.set()
+        self._deadline_stored(live)
         self._notify_turn(live, before)
         return parsed
 
@@ -695,7 +718,7 @@ class GameService:
             live.scores.pop()
             live.deltas.pop(before, None)
             self._changed(live)
-            self._clock_wake.set()
+            self._deadline_stored(live)
         return live
 
     def _limit(self, limiter: RateLimiter, live: LiveGame, seat: int, what: str, per_minute: float) -> None:
@@ -914,29 +937,81 @@ class GameService:
     # ------------------------------------------------------------------ clocks, away seats, takeovers, webhooks
 
     def wake_clocks(self) -> None:
-        """Make the timer look at the deadlines now (after a move, or when a test moved its time source on)."""
+        """Make the timer look at the stored deadlines now (when a test moved its time source on, or notices from
+        other processes may have been missed)."""
+        self._look_wanted = True
         self._clock_wake.set()
 
+    def _look_soon(self) -> None:
+        """Another process changed a game whose clock this process does not hold: the timer looks at the stored
+        deadlines within REMOTE_LOOK_DELAY seconds (one look for all the notices that come meanwhile)."""
+        if self._remote_look is None:
+            self._remote_look = time.monotonic() + REMOTE_LOOK_DELAY
+            self._clock_wake.set()
+
+    def _deadline_stored(self, live: LiveGame) -> None:
+        """This process has just stored ``live``'s clock: a deadline earlier than the earliest the timer knows
+        wakes it, to sleep until then instead (a later one needs nothing: the timer looks again when the
+        deadline it knows comes, and then reads the stored ones)."""
+        deadline = live.clock.deadline() if live.status == RUNNING else None
+        if deadline is None:
+            return
+        if self._in_look and (self._stored_during_look is None or deadline < self._stored_during_look):
+            self._stored_during_look = deadline
+        if self._earliest is None or deadline < self._earliest:
+            self._earliest = deadline
+            self._clock_stuck = False
+            self._clock_wake.set()
+
+    async def _look_at_clocks(self) -> bool:
+        """Time out the games whose deciding seat has run out of time, then read the earliest stored deadline; True
+        when a deadline that has passed is left (a game that could not be timed out now)."""
+        done = 0
+        try:
+            done = await self.check_clocks()
+        except Exception:  # noqa: BLE001 - the timer must live on
+            log.exception("clock pass failed")
+        self._in_look, self._stored_during_look = True, None
+        try:
+            earliest = await self.read(self.store.next_deadline)
+            known = to_seconds(earliest) if earliest is not None else None
+        except ServiceError:
+            known = None  # the database is not answering: look again after clock_poll
+        finally:
+            stored, self._in_look, self._stored_during_look = self._stored_during_look, False, None
+        if known is None or (stored is not None and stored < known):
+            known = stored
+        self._earliest = known
+        return done == 0 and known is not None and known <= self.now()
+
     async def _clock_loop(self) -> None:
-        """Sleep until the earliest stored deadline (at most ``clock_poll`` seconds, or until woken), then time out
-        every game whose deciding seat has run out of time."""
+        """Look at the clocks (:meth:`_look_at_clocks`), then sleep until the earliest deadline known, at most
+        ``clock_poll`` seconds, or until another process's change or :meth:`wake_clocks` asks for a look; a move
+        here that stores an earlier deadline shortens the sleep."""
+        poll = self.config.clock_poll
         while not self._closing:
-            wait = self.config.clock_poll
-            try:
-                earliest = await self.read(self.store.next_deadline)
-                if earliest is not None:
-                    wait = min(wait, max(0.0, to_seconds(earliest) - self.now()))
-            except ServiceError:
-                pass  # the database is not answering: look again after clock_poll
-            if wait > 0:
+            self._look_wanted, self._remote_look = False, None
+            self._clock_stuck = await self._look_at_clocks()
+            looked = time.monotonic()
+            while not self._closing:
+                mono = time.monotonic()
+                if self._look_wanted or mono - looked >= poll:
+                    break
+                if self._remote_look is not None and mono >= self._remote_look:
+                    break
+                wait = poll - (mono - looked)
+                if self._remote_look is not None:
+                    wait = min(wait, self._remote_look - mono)
+                if self._earliest is not None:
+                    until = self._earliest - self.now()
+                    if self._clock_stuck and until <= 0:
+                        until = looked + STUCK_RETRY - mono  # not again at once for a deadline it could not apply
+                    if until <= 0:
+                        break
+                    wait = min(wait, until)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._clock_wake.wait(), wait)
-            self._clock_wake.clear()
-            try:
-                await self.check_clocks()
-            except Exception:  # noqa: BLE001 - the timer must live on
-                log.exception("clock pass failed")
-                await asyncio.sleep(1.0)
+                self._clock_wake.clear()
 
     async def check_clocks(self) -> int:
         """Apply the timeout policy to every game whose deciding seat has run out of time; how many timed out."""
@@ -957,6 +1032,7 @@ class GameService:
             if live.status != RUNNING or live.game.state.is_over or not clock.expired(now):
                 # the stored deadline is out of date (the game moved on meanwhile): store the right one
                 live.stored = await self.write(self.store.store_seats, live.id, clock_columns(clock), live.stored)
+                self._deadline_stored(live)
                 return False
             seat = clock.seat
             log.info("game %s: seat %d ran out of time (%s)", live.id, seat, clock.settings.on_timeout)
@@ -968,6 +1044,7 @@ class GameService:
                 }, live.stored)
                 live.clock = changed
                 self._changed(live)
+                self._deadline_stored(live)
             else:
                 await self._end_turn_for(live, seat)
         self.kick(live)
@@ -1009,7 +1086,7 @@ class GameService:
             }, live.stored)
             live.clock = clock
             self._changed(live)
-            self._clock_wake.set()
+            self._deadline_stored(live)
         return live
 
     def abandoned(self, live: LiveGame, seat: int) -> bool:
@@ -1077,6 +1154,7 @@ class GameService:
                 raise
             live.clock = clock
             self._changed(live)
+            self._deadline_stored(live)
         self.kick(live)
         return live
 

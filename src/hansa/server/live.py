@@ -26,6 +26,7 @@ from .store import (
     Damaged,
     StoredSeat,
     clock_of_row,
+    kept_delta,
     map_of_row,
     seats_of_row,
 )
@@ -75,8 +76,9 @@ class LiveGame:
     touched: float = field(default_factory=time.monotonic)
     #: The table's options, chosen at creation and shown to all: {"hints": bool}.
     table: dict[str, Any] = field(default_factory=lambda: {"hints": True})
-    #: What each of the last LOG_TAIL moves changed on the table (hansa.view.move_delta), by move number.
-    deltas: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: What each of the last LOG_TAIL moves changed on the table (hansa.view.move_delta, kept as
+    #: :func:`~hansa.server.store.kept_delta`: a serial number and the JSON text), by move number.
+    deltas: dict[int, tuple[int, str]] = field(default_factory=dict)
     #: The clocks, away seats and takeover votes (a clock of kind "none" when the game has no clock).
     clock: Clock = field(default_factory=lambda: Clock(ClockSettings(), []))
     #: Seconds a human seat may decide without a move before the others may vote a bot in (the server's setting).
@@ -93,9 +95,12 @@ class LiveGame:
     #: Changes whenever moves already played may have changed (an undo, the game loaded again): pages of long
     #: answers are cached under it.  Unique in the process.
     epoch: int = field(default_factory=lambda: next(_EPOCHS))
+    #: The view's log entries as JSON text, by move number, with the serial number of the delta each was made with
+    #: (a move played again after an undo, or a game loaded again, has new deltas: its entry is made again).
+    log_json: dict[int, tuple[int, str]] = field(default_factory=dict)
 
     def record_delta(self, n: int, delta: dict[str, Any]) -> None:
-        self.deltas[n] = delta
+        self.deltas[n] = kept_delta(delta)
         self.deltas.pop(n - LOG_TAIL, None)
 
     def moved(self, text: str, actor: str | None) -> None:
@@ -186,16 +191,30 @@ def clock_view(live: LiveGame) -> dict[str, Any]:
     }
 
 
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
 def view_json(live: LiveGame, seats: list[int]) -> str:
     """The view as JSON text, cached per revision and seats (a move's response and its WebSocket pushes share
-    the work)."""
-    live.per_revision()
+    the work).  The same text as ``json.dumps(view_for(live, seats), separators=(",", ":"))``, put together from
+    parts: the public position's text is made once per revision for every seat, and each log entry's text once
+    per move (the log repeats the last LOG_TAIL moves in every view)."""
+    cache = live.per_revision()
     key = tuple(seats)
     cached = live.view_cache.get(key)
     if cached is None:
-        cached = json.dumps(view_for(live, seats), separators=(",", ":"))
+        head, state, middle, tail = _view_parts(live, seats)
+        state_text: str | None = cache.get("state")
+        if state_text is None:
+            state_text = cache["state"] = _dumps(state())
+        cached = "".join((
+            _dumps(head)[:-1], ',"state":', state_text, ",", _dumps(middle)[1:-1], ',"log":', _log_json(live), ",",
+            _dumps(tail)[1:],
+        ))
         live.view_cache[key] = cached
     return cached
+
 
 def view_message(live: LiveGame, seats: tuple[int, ...]) -> str:
     """The WebSocket message carrying the view (one string per revision and seats, shared by every socket)."""
@@ -206,7 +225,15 @@ def view_message(live: LiveGame, seats: tuple[int, ...]) -> str:
         text = cache[key] = '{"type":"view","view":' + view_json(live, list(seats)) + "}"
     return text
 
+
 def view_for(live: LiveGame, seats: list[int]) -> dict[str, Any]:
+    head, state, middle, tail = _view_parts(live, seats)
+    return {**head, "state": state(), **middle, "log": _log(live), **tail}
+
+
+def _view_parts(live: LiveGame, seats: list[int]) -> tuple[dict[str, Any], Any, dict[str, Any], dict[str, Any]]:
+    """The view's keys before ``state``; a function giving ``state``; the keys between it and ``log``; the keys
+    after ``log`` (in the view's order)."""
     game = live.game
     state = game.state
     decider = state.decider
@@ -216,8 +243,7 @@ def view_for(live: LiveGame, seats: list[int]) -> dict[str, Any]:
     undo = 0
     if live.status == RUNNING and game.movers and game.movers[-1] in seats:
         undo = max(0, min(game.undoable(game.movers[-1]), live.version - live.clock.undo_floor))
-    start = max(0, len(game.moves) - LOG_TAIL)
-    return {
+    head = {
         "id": live.id,
         "version": live.version,
         "status": live.status,
@@ -236,19 +262,58 @@ def view_for(live: LiveGame, seats: list[int]) -> dict[str, Any]:
         "webhooks_suspended": [i for i in seats if live.seats[i].webhook and live.seats[i].webhook_suspended],
         "neutral_colour": NEUTRAL_COLOUR,
         "you": seats,
-        "state": public_state(state),
-        "legal": legal,
-        "undo": undo,
-        "log": [
-            {
-                "n": i + 1, "seat": game.movers[i], "turn": game.move_turns[i], "move": live.texts[i],
-                "json": game.moves[i].to_json(), "delta": live.deltas.get(i + 1), "by": live.actors[i],
-            }
-            for i in range(start, len(game.moves))
-        ],
+    }
+    return head, lambda: public_state(state), {"legal": legal, "undo": undo}, {
         "options": game.options.changed(),
         "table": live.table,
     }
+
+
+def _log_entry(live: LiveGame, i: int) -> dict[str, Any]:
+    game = live.game
+    kept = live.deltas.get(i + 1)
+    return {
+        "n": i + 1, "seat": game.movers[i], "turn": game.move_turns[i], "move": live.texts[i],
+        "json": game.moves[i].to_json(), "delta": json.loads(kept[1]) if kept is not None else None,
+        "by": live.actors[i],
+    }
+
+
+def _log(live: LiveGame) -> list[dict[str, Any]]:
+    """The last LOG_TAIL moves with their seat, turn, JSON form and delta."""
+    return [_log_entry(live, i) for i in range(max(0, live.version - LOG_TAIL), live.version)]
+
+
+def _log_entry_json(live: LiveGame, i: int, delta: str | None) -> str:
+    """:func:`_log_entry` as JSON text, with the delta's text put in as it is kept."""
+    game = live.game
+    head = _dumps({
+        "n": i + 1, "seat": game.movers[i], "turn": game.move_turns[i], "move": live.texts[i],
+        "json": game.moves[i].to_json(),
+    })
+    return f'{head[:-1]},"delta":{delta if delta is not None else "null"},"by":{_dumps(live.actors[i])}}}'
+
+
+def _log_json(live: LiveGame) -> str:
+    """:func:`_log` as JSON text, each entry's text made once per delta (an entry without a delta, which only the
+    first entry after an undo can be, is made each time)."""
+    made = live.log_json
+    start = max(0, live.version - LOG_TAIL)
+    texts = []
+    for i in range(start, live.version):
+        kept = live.deltas.get(i + 1)
+        if kept is None:
+            texts.append(_log_entry_json(live, i, None))
+            continue
+        entry = made.get(i + 1)
+        if entry is None or entry[0] != kept[0]:
+            entry = made[i + 1] = (kept[0], _log_entry_json(live, i, kept[1]))
+        texts.append(entry[1])
+    if len(made) > 2 * LOG_TAIL:
+        for n in [n for n in made if n <= start]:
+            del made[n]
+    return "[" + ",".join(texts) + "]"
+
 
 def my_game_entry(row: dict[str, Any], live: LiveGame | None, token: str, now: float) -> dict[str, Any]:
     """One game of "my games" for a seat token: the game in memory when it is there (fresher), else its stored row

@@ -8,15 +8,17 @@ that met it.  The lobby reads summary columns only (never the snapshot).
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Text, cast, delete, func, insert, select, update
+from sqlalchemy import Text, bindparam, cast, delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.dml import Update
 
 from ..bots import bot_spec_ok
 from ..core.errors import HansaError
@@ -32,6 +34,14 @@ CHANNEL = "hansa_games"
 RUNNING, OVER, STOPPED, ABANDONED, DAMAGED = "running", "over", "stopped", "abandoned", "damaged"
 #: Moves whose changes (``move_delta``) are kept for the log: as many as the view's log shows.
 DELTA_TAIL = 60
+_DELTA_SERIALS = itertools.count(1)
+
+
+def kept_delta(delta: dict[str, Any]) -> tuple[int, str]:
+    """A move's delta (``move_delta``) as games keep it for the log: its JSON text (the log goes out as text, and a
+    string costs the garbage collector nothing, unlike the dicts and lists it was made of), with a number no other
+    delta in this process has (what the view's cached log entries are checked against)."""
+    return next(_DELTA_SERIALS), json.dumps(delta, separators=(",", ":"))
 ENDED = (OVER, STOPPED, ABANDONED)
 
 
@@ -126,8 +136,8 @@ class StoredGame:
     snapshot_matches: bool
     #: the table's options (not rules): {"hints": bool}
     table: dict[str, Any]
-    #: what each of the last DELTA_TAIL moves changed (hansa.view.move_delta), by move number
-    deltas: dict[int, dict[str, Any]]
+    #: what each of the last DELTA_TAIL moves changed (hansa.view.move_delta; :func:`kept_delta`), by move number
+    deltas: dict[int, tuple[int, str]]
     #: the stored clock (None in games stored before clocks: they get a clock of kind "none" when loaded)
     clock: Clock | None = None
     #: the row's revision when it was read
@@ -219,7 +229,7 @@ def replay_stored(row: dict[str, Any], moves: list[StoredMove] | list[tuple[int,
     except HansaError as exc:
         raise Damaged(f"the setup does not load: {exc}") from None
     scores = [list(game.state.score)]
-    deltas: dict[int, dict[str, Any]] = {}
+    deltas: dict[int, tuple[int, str]] = {}
     tail = len(moves) - DELTA_TAIL
     texts: list[str] = []
     actors: list[str | None] = []
@@ -241,7 +251,7 @@ def replay_stored(row: dict[str, Any], moves: list[StoredMove] | list[tuple[int,
             checkpoints[n] = json.dumps(game.state.to_snapshot(), separators=(",", ":"))
         scores.append(list(game.state.score))
         if before is not None:
-            deltas[n] = move_delta(before, game.state)
+            deltas[n] = kept_delta(move_delta(before, game.state))
     if row["version"] != len(moves):
         raise Damaged(f"the game row says {row['version']} moves but {len(moves)} are stored", len(moves) + 1)
     snapshot = row.get("snapshot")
@@ -300,6 +310,28 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
     if not game_id or len(game_id) > 16:
         raise ValueError("not a cursor")
     return datetime.fromisoformat(stamp), game_id
+
+
+#: The statement that stores a move (built once: building a statement costs more than running it).
+_INSERT_MOVE = insert(MOVES)
+#: The change notice of a game (PostgreSQL).
+_NOTIFY = select(func.pg_notify(CHANNEL, bindparam("payload", type_=Text)))
+#: Revision-checked updates of a game row, by the columns they set (a few sets: one per kind of write).
+_UPDATES: dict[tuple[str, ...], Update] = {}
+
+
+def _update_statement(columns: tuple[str, ...]) -> Update:
+    """``UPDATE games SET <columns> WHERE id = :_id AND revision = :_expected``, built once per set of columns."""
+    stmt = _UPDATES.get(columns)
+    if stmt is None:
+        stmt = (
+            update(GAMES)
+            .where(GAMES.c.id == bindparam("_id"), GAMES.c.revision == bindparam("_expected"))
+            .values({c: bindparam(c, type_=GAMES.c[c].type) for c in columns})
+        )
+        if len(_UPDATES) < 64:
+            _UPDATES[columns] = stmt
+    return stmt
 
 
 class Store:
@@ -367,9 +399,9 @@ class Store:
             with self.engine.begin() as conn:
                 revision = self._update(conn, game_id, expected, {**row, "active_at": now})
                 conn.execute(
-                    insert(MOVES),
-                    [{"game_id": game_id, "n": n, "seat": seat, "turn": turn, "text": text, "created_at": now,
-                      "actor": actor}],
+                    _INSERT_MOVE,
+                    {"game_id": game_id, "n": n, "seat": seat, "turn": turn, "text": text, "created_at": now,
+                     "actor": actor},
                 )
                 return revision
         except IntegrityError as exc:  # move n is stored already: another writer was first
@@ -404,10 +436,8 @@ class Store:
                 select(MOVES.c.actor).where(MOVES.c.game_id == game_id).order_by(MOVES.c.n))]
 
     def _update(self, conn: Connection, game_id: str, expected: int, row: dict[str, Any]) -> int:
-        result = conn.execute(
-            update(GAMES).where(GAMES.c.id == game_id, GAMES.c.revision == expected)
-            .values(updated_at=utcnow(), revision=expected + 1, **row)
-        )
+        values = {"updated_at": utcnow(), "revision": expected + 1, **row}
+        result = conn.execute(_update_statement(tuple(values)), {"_id": game_id, "_expected": expected, **values})
         if result.rowcount != 1:
             raise StaleVersion(game_id, expected)
         self._notify(conn, game_id, expected + 1)
@@ -416,7 +446,7 @@ class Store:
     def _notify(self, conn: Connection, game_id: str, revision: int) -> None:
         """Tell every process (PostgreSQL LISTEN/NOTIFY, delivered at commit) that the game changed."""
         if self.notifies:
-            conn.execute(select(func.pg_notify(CHANNEL, f"{game_id} {revision} {self.origin}")))
+            conn.execute(_NOTIFY, {"payload": f"{game_id} {revision} {self.origin}"})
 
     def store_seats(self, game_id: str, values: dict[str, Any], expected: int) -> int:
         """Change the game row's clock/deadline/players/bot_turn without a move (expected at revision
