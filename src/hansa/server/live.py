@@ -10,6 +10,7 @@ import itertools
 import json
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -231,7 +232,9 @@ def view_for(live: LiveGame, seats: list[int]) -> dict[str, Any]:
     return {**head, "state": state(), **middle, "log": _log(live), **tail}
 
 
-def _view_parts(live: LiveGame, seats: list[int]) -> tuple[dict[str, Any], Any, dict[str, Any], dict[str, Any]]:
+def _view_parts(
+    live: LiveGame, seats: list[int],
+) -> tuple[dict[str, Any], Callable[[], dict[str, Any]], dict[str, Any], dict[str, Any]]:
     """The view's keys before ``state``; a function giving ``state``; the keys between it and ``log``; the keys
     after ``log`` (in the view's order)."""
     game = live.game

@@ -34,6 +34,7 @@ CHANNEL = "hansa_games"
 RUNNING, OVER, STOPPED, ABANDONED, DAMAGED = "running", "over", "stopped", "abandoned", "damaged"
 #: Moves whose changes (``move_delta``) are kept for the log: as many as the view's log shows.
 DELTA_TAIL = 60
+#: Serial numbers of kept deltas (see :func:`kept_delta`).
 _DELTA_SERIALS = itertools.count(1)
 
 
