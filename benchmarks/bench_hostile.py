@@ -27,11 +27,36 @@ server and database:
 * ``sockets``: 1,000 well-behaved WebSockets watching 20 bot games (50 each, the default per-game limit);
 * ``all``: every load above at once.
 
+The second round's attacks (each scenario on a fresh server too; the hostile clients come from 127.0.0.1, the
+measured human from 127.0.0.2, a new client probing the server from 127.0.0.3):
+
+* ``long`` (long games): two games of 4,900 moves, three anonymous pollers of their log (a random page of 1,000
+  moves; the whole log on a server without pages), six of their replayed positions (a random move each time), and
+  one client alternating a move of a third long game with that game's log, record and history; the server's memory
+  is sampled throughout (``server_rss_peak_mb``);
+* ``webhooks``: two games of two seats whose webhooks point at a receiver that answers 500, the decision handed
+  between their seats as fast as the server answers (a new such game whenever the move cap stops one); meanwhile a victim seat with a working webhook is handed the
+  decision 20 times, 1.5 s apart, and its notices are counted and timed (``victim``; the server runs with
+  ``--webhook-delay 0.2 --webhook-interval 1`` so that this takes a minute, not ten);
+* ``undo``: end turn and undo at once, as fast as the server answers, in a game whose other seat has a webhook:
+  the notices that seat gets (``attack``);
+* ``creation``: games created as fast as one address is let, each request claiming another address in
+  ``X-Forwarded-For``; then whether a new client may still create a game (``new_client_creates``);
+* ``slowloris``: 2,000 connections from one address that send half a request head, one byte a second, reopened
+  when the server closes them; then a new client opens a connection every half second for 5 s (``probe``), and the
+  server's open files are counted;
+* ``votes``: one seat withdrawing a takeover vote it does not have on a seat that is not abandoned, as fast as the
+  server answers; a spectator socket on that game counts the views pushed to it (``vote_game_pushes``).
+
+These run with the server's default limits for what they attack (per-client game caps, connection caps); the
+other scenarios lift the per-client caps that the benchmark's single load process would otherwise meet.
+
 The load generators run in a separate process from the measuring client, at a lower CPU priority (nice 10, like the
 server's MCTS workers): hostile clients would be on other machines; on this one they must not take the CPU the
-server and the measured client need (without it, the load process alone used most of a core in ``all``).  ``--legacy`` runs a server without the
-new flags (an older hansa), with the same loads.  Measures; asserts nothing.  Prints a table and, with ``--json F``,
-writes the numbers.
+server and the measured client need (without it, the load process alone used most of a core in ``all``).
+``--legacy`` runs an older hansa (given by ``--hansa``) with the same loads, passing it only the flags its
+``hansa serve --help`` lists.  Measures; asserts nothing.  Prints a table and, with ``--json F``, writes the
+numbers.
 """
 
 from __future__ import annotations
@@ -39,6 +64,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import contextlib
 import json
 import multiprocessing
 import os
@@ -49,6 +75,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -57,6 +84,11 @@ import httpx
 import websockets
 
 LEGACY_FLAGS = {"--bot-delay", "--bot-processes"}
+#: The hostile clients come from 127.0.0.1, the measured human from 127.0.0.2 and a probing new client from 127.0.0.3
+#: (on Linux all of 127.0.0.0/8 is loopback): the server's per-client limits tell them apart, as they would tell
+#: clients on other machines apart.
+HUMAN_ADDRESS = "127.0.0.2"
+PROBE_ADDRESS = "127.0.0.3"
 
 
 def free_port() -> int:
@@ -65,14 +97,22 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def known_flags(hansa: str) -> set[str]:
+    """The flags of ``hansa serve`` (an older hansa knows fewer of them)."""
+    out = subprocess.run([hansa, "serve", "--help"], capture_output=True, text=True, env={**os.environ, "COLUMNS": "300"},
+                         timeout=60).stdout
+    return {word.strip(",") for word in out.split() if word.startswith("--")}
+
+
 class Server:
     def __init__(self, hansa: str, legacy: bool, flags: list[str]) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="hansa-hostile-"))
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        known = known_flags(hansa) if legacy else set()
         keep: list[str] = []
         for name, value in zip(flags[::2], flags[1::2]):
-            if not legacy or name in LEGACY_FLAGS:
+            if not legacy or name in LEGACY_FLAGS or name in known:
                 keep += [name, value]
         self.proc = subprocess.Popen(
             [hansa, "serve", "--port", str(self.port), "--database-url", f"sqlite:///{self.dir / 'db.sqlite3'}", *keep],
@@ -97,10 +137,15 @@ class Server:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def create(base: str, players: list[dict[str, Any]], seed: int | None = None) -> dict[str, Any]:
+def create(base: str, players: list[dict[str, Any]], seed: int | None = None, hotseat: bool = False,
+           legacy: bool = False) -> dict[str, Any]:
+    """A game of seat links, or with ``hotseat`` a hot-seat game (one ``hotseat_token`` for every human seat, no seat
+    tokens).  An older server (``legacy``) knows no ``table.hotseat`` and gives every game both kinds of token."""
     body: dict[str, Any] = {"players": players}
     if seed is not None:
         body["seed"] = seed
+    if hotseat and not legacy:
+        body["table"] = {"hotseat": True}
     r = httpx.post(base + "/api/games", json=body, timeout=30)
     r.raise_for_status()
     return r.json()  # type: ignore[no-any-return]
@@ -142,7 +187,8 @@ async def human_game(base: str, game: dict[str, Any], moves: int, think: float, 
     latencies: list[float] = []
     timeouts = 0
     headers = {"X-Hansa-Token": token}
-    async with httpx.AsyncClient(base_url=base, headers=headers, timeout=10) as http:
+    transport = httpx.AsyncHTTPTransport(local_address=HUMAN_ADDRESS)
+    async with httpx.AsyncClient(base_url=base, headers=headers, timeout=10, transport=transport) as http:
         view = (await http.get(f"/api/games/{gid}")).json()
         while len(latencies) + timeouts < moves and view["legal"]:
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
@@ -287,19 +333,296 @@ async def watchers(ws_base: str, gids: list[str], per_game: int, stop: Any) -> N
     await asyncio.gather(*[watch(g) for g in gids for _ in range(per_game)])
 
 
+# ---------------------------------------------------------------------------------------------- second-round attacks
+
+
+async def long_answers(base: str, legacy: bool, readers: list[str], mover: dict[str, Any], total: int, stop: Any,
+                       counts: dict[str, int]) -> None:
+    """Items 1 and 9: three anonymous pollers of a long game's log (a random page of 1,000 moves; the whole log on
+    the legacy server), six of its replayed positions (a random move each time), and one client alternating a move
+    of another long game with that game's log, record and history."""
+    rng = random.Random(9)
+
+    async def count(r: httpx.Response) -> None:
+        key = str(r.status_code)
+        counts[key] = counts.get(key, 0) + 1
+
+    async def log_poller(http: httpx.AsyncClient) -> None:
+        while not stop.is_set():
+            gid = rng.choice(readers)
+            path = f"/api/games/{gid}/log" if legacy else f"/api/games/{gid}/log?start={rng.randrange(total)}&limit=1000"
+            with contextlib.suppress(httpx.HTTPError):
+                await count(await http.get(path))
+
+    async def replay_poller(http: httpx.AsyncClient) -> None:
+        while not stop.is_set():
+            with contextlib.suppress(httpx.HTTPError):
+                await count(await http.get(f"/api/games/{rng.choice(readers)}/replay/{rng.randrange(total)}"))
+
+    async def alternator(http: httpx.AsyncClient) -> None:
+        gid = mover["id"]
+        headers = {"X-Hansa-Token": mover["hotseat_token"]}
+        view = (await http.get(f"/api/games/{gid}", headers=headers)).json()
+        while not stop.is_set():
+            if view["legal"]:
+                body = {"move": pick(view, rng), "version": view["version"], "seat": view["state"]["turn"]["decider"]}
+                r = await http.post(f"/api/games/{gid}/moves", json=body, headers=headers)
+                view = r.json() if r.status_code == 200 else (await http.get(f"/api/games/{gid}", headers=headers)).json()
+            for path in ("/log" if legacy else "/log?start=0&limit=1000", "/record", "/history"):
+                with contextlib.suppress(httpx.HTTPError):
+                    await count(await http.get(f"/api/games/{gid}{path}"))
+
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        await asyncio.gather(*[log_poller(http) for _ in range(3)], *[replay_poller(http) for _ in range(6)],
+                             alternator(http))
+
+
+class Receiver:
+    """A webhook receiver on ``host`` answering ``status``; records (arrival time, body) of what it is sent."""
+
+    def __init__(self, host: str = HUMAN_ADDRESS, status: int = 204) -> None:
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        got: list[tuple[float, dict[str, Any]]] = []
+        self.got = got
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802
+                length = int(self.headers.get("Content-Length", "0"))
+                body = self.rfile.read(length)
+                with contextlib.suppress(ValueError):
+                    got.append((time.time(), json.loads(body)))
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.host = host
+        self.server = ThreadingHTTPServer((host, 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}/hook"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+async def handovers(base: str, game: dict[str, Any], target: int, stop: Any, counts: dict[str, int],
+                    undo: bool = False, gap: float = 0.0, times: list[float] | None = None) -> list[float]:
+    """Hand the decision to seat ``target`` again and again in a hot-seat game: its other seat ends its turn (and,
+    with ``undo``, takes that back at once); the decision then goes back by the target seat ending its turn.
+    Returns when each hand-over happened (appended to ``times`` as they happen, if given)."""
+    rng = random.Random(target)
+    gid = game["id"]
+    headers = {"X-Hansa-Token": game["hotseat_token"]}
+    times = [] if times is None else times
+    async with httpx.AsyncClient(base_url=base, headers=headers, timeout=30) as http:
+        view = (await http.get(f"/api/games/{gid}")).json()
+        while not stop.is_set() and view["status"] == "running":
+            decider = view["state"]["turn"]["decider"]
+            legal = [m["text"] for m in view["legal"]]
+            text = "end" if "end" in legal else pick(view, rng)
+            r = await http.post(f"/api/games/{gid}/moves", json={"move": text, "version": view["version"], "seat": decider})
+            counts[f"move {r.status_code}"] = counts.get(f"move {r.status_code}", 0) + 1
+            if r.status_code != 200:
+                view = (await http.get(f"/api/games/{gid}")).json()
+                continue
+            after = r.json()
+            if decider != target and after["state"]["turn"]["decider"] == target:
+                times.append(time.time())
+                if undo:
+                    u = await http.post(f"/api/games/{gid}/undo", json={"version": after["version"], "seat": decider})
+                    counts[f"undo {u.status_code}"] = counts.get(f"undo {u.status_code}", 0) + 1
+                    after = u.json() if u.status_code == 200 else (await http.get(f"/api/games/{gid}")).json()
+                if gap:
+                    await asyncio.sleep(gap)
+            view = after
+    return times
+
+
+async def failing_handovers(base: str, game: dict[str, Any], hook: str, legacy: bool, stop: Any,
+                            counts: dict[str, int]) -> None:
+    """Item 2: both seats of a game point their webhooks at ``hook`` (a receiver answering 500) and the decision is
+    handed between them as fast as the server answers; when the game stops (the move cap), the same again in a new
+    game."""
+    while not stop.is_set():
+        for seat in (0, 1):
+            httpx.put(f"{base}/api/games/{game['id']}/webhook", json={"url": hook, "seat": seat},
+                      headers={"X-Hansa-Token": game["hotseat_token"]}, timeout=30)
+        await handovers(base, game, 1, stop, counts)
+        if not stop.is_set():
+            counts["games stopped by the cap"] = counts.get("games stopped by the cap", 0) + 1
+            game = create(base, humans(2), hotseat=True, legacy=legacy)
+
+
+def webhook_victim(base: str, hook: str, handover_gap: float, count: int) -> dict[str, Any]:
+    """A victim seat with a working webhook: ``count`` hand-overs to it, ``handover_gap`` seconds apart; how many
+    of its notices arrived and how long after the hand-over."""
+    receiver = Receiver()
+    try:
+        game = create(base, humans(2), hotseat=True)
+        r = httpx.put(f"{base}/api/games/{game['id']}/webhook", json={"url": receiver.url, "seat": 1},
+                      headers={"X-Hansa-Token": game["hotseat_token"]}, timeout=30)
+        if r.status_code != 200:
+            return {"error": r.text}
+        stop = threading.Event()
+        counts: dict[str, int] = {}
+
+        async def run() -> list[float]:
+            async def stopper() -> None:
+                while True:
+                    await asyncio.sleep(0.1)
+                    if len(times) >= count:
+                        stop.set()
+                        return
+
+            times: list[float] = []
+            task = asyncio.ensure_future(stopper())
+            await handovers(base, game, 1, stop, counts, gap=handover_gap, times=times)
+            task.cancel()
+            return times
+
+        times = asyncio.run(run())
+        time.sleep(handover_gap + 3)
+        arrivals = sorted(t for t, body in receiver.got if body.get("game") == game["id"])
+        delays = []
+        for t0 in times:  # the first notice after each hand-over
+            later = [a - t0 for a in arrivals if a >= t0]
+            if later:
+                delays.append(min(later))
+        return {"handovers": len(times), "notices": len(arrivals),
+                "delay_p50_s": round(percentile(delays, 0.5), 2) if delays else None,
+                "delay_max_s": round(max(delays), 2) if delays else None}
+    finally:
+        receiver.close()
+
+
+async def creation_flood(base: str, stop: Any, counts: dict[str, int]) -> None:
+    """Item 4: create games as fast as the server lets one address, each request claiming another address in
+    X-Forwarded-For."""
+    body = {"players": [{"name": "Ann"}, {"name": "Bot", "type": "bot", "bot": "random"}]}
+    i = 0
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        while not stop.is_set():
+            i += 1
+            forwarded = f"10.{(i >> 16) & 255}.{(i >> 8) & 255}.{i & 255}"
+            with contextlib.suppress(httpx.HTTPError):
+                r = await http.post("/api/games", json=body, headers={"X-Forwarded-For": forwarded})
+                counts[str(r.status_code)] = counts.get(str(r.status_code), 0) + 1
+                if r.status_code == 429:
+                    await asyncio.sleep(0.05)
+
+
+async def slowloris(port: int, connections: int, stop: Any, counts: dict[str, int]) -> None:
+    """Item 5: ``connections`` half-sent requests from one address, each reopened when the server closes it."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+    async def one() -> None:
+        while not stop.is_set():
+            try:
+                reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 10)
+            except (OSError, TimeoutError):
+                counts["connect failed"] = counts.get("connect failed", 0) + 1
+                await asyncio.sleep(1)
+                continue
+            counts["opened"] = counts.get("opened", 0) + 1
+            try:
+                writer.write(b"GET /api/bots HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+                while not stop.is_set():
+                    try:
+                        data = await asyncio.wait_for(reader.read(4096), 1.0)
+                    except TimeoutError:
+                        writer.write(b"a")  # one byte a second: the head never ends
+                        continue
+                    if not data:
+                        counts["closed by the server"] = counts.get("closed by the server", 0) + 1
+                        break
+                    status = data.split(b" ", 2)[1].decode(errors="replace") if data.startswith(b"HTTP/") else "?"
+                    counts[f"answered {status}"] = counts.get(f"answered {status}", 0) + 1
+                    break
+            except OSError:
+                counts["reset"] = counts.get("reset", 0) + 1
+            finally:
+                writer.close()
+            await asyncio.sleep(0.5)
+
+    await asyncio.gather(*[one() for _ in range(connections)])
+
+
+async def probe(base: str, stop: Any, counts: dict[str, int]) -> None:
+    """A new client (127.0.0.3) opening a fresh connection every half second during an attack."""
+    while not stop.is_set():
+        transport = httpx.AsyncHTTPTransport(local_address="127.0.0.3")
+        try:
+            async with httpx.AsyncClient(base_url=base, timeout=5, transport=transport) as http:
+                r = await http.get("/api/bots")
+                counts[f"probe {r.status_code}"] = counts.get(f"probe {r.status_code}", 0) + 1
+        except httpx.HTTPError:
+            counts["probe failed"] = counts.get("probe failed", 0) + 1
+        await asyncio.sleep(0.5)
+
+
+async def vote_flood(base: str, game: dict[str, Any], stop: Any, counts: dict[str, int]) -> None:
+    """Item 8: one seat withdrawing a takeover vote on a seat that is not abandoned, as fast as it can."""
+    gid = game["id"]
+    view = httpx.get(f"{base}/api/games/{gid}", timeout=30).json()
+    decider = view["state"]["turn"]["decider"]
+    token = game["seats"][(decider + 1) % len(game["seats"])]["token"]
+    async with httpx.AsyncClient(base_url=base, headers={"X-Hansa-Token": token}, timeout=30) as http:
+        while not stop.is_set():
+            with contextlib.suppress(httpx.HTTPError):
+                r = await http.post(f"/api/games/{gid}/takeover", json={"seat": decider, "bot": None})
+                counts[str(r.status_code)] = counts.get(str(r.status_code), 0) + 1
+
+
 def run_load(kind: str, args: dict[str, Any], stop: Any) -> None:
     """Entry point of the load process.  It runs at a lower CPU priority (nice 10): on this one machine it stands
     in for clients on other machines, and must not win the CPU from the server or the measured client."""
     os.nice(10)
 
+    kinds = set(kind.split())
+    counts: dict[str, int] = {}
+    receivers: list[Receiver] = []
+
     async def main() -> None:
         jobs = []
-        if "slow" in kind:
+        base = args["base"]
+        if "slow" in kinds:
             jobs.append(slow_sockets(args["port"], args["human_gid"], 50, 20, stop))
-        if "pollers" in kind:
-            jobs.append(pollers(args["base"], args["poll_paths"], stop))
-        if "sockets" in kind:
+        if "pollers" in kinds:
+            jobs.append(pollers(base, args["poll_paths"], stop))
+        if "sockets" in kinds:
             jobs.append(watchers(args["ws_base"], args["watch_gids"], 50, stop))
+        if "long" in kinds:
+            jobs.append(long_answers(base, args["legacy"], args["long_readers"], args["long_mover"], args["long_total"],
+                                     stop, counts))
+        if "webhooks" in kinds:
+            failing = Receiver(PROBE_ADDRESS, 500)  # the attackers' own receiver, answering 500 to everything
+            receivers.append(failing)
+            for game in args["hook_games"]:
+                jobs.append(failing_handovers(base, game, failing.url, args["legacy"], stop, counts))
+        if "undo" in kinds:
+            opponent = Receiver(HUMAN_ADDRESS)  # the opponent's webhook: how many notices the spam makes
+            receivers.append(opponent)
+            game = args["undo_game"]
+            httpx.put(f"{base}/api/games/{game['id']}/webhook", json={"url": opponent.url, "seat": 1},
+                      headers={"X-Hansa-Token": game["hotseat_token"]}, timeout=30)
+            jobs.append(handovers(base, game, 1, stop, counts, undo=True))
+        if "creation" in kinds:
+            jobs.append(creation_flood(base, stop, counts))
+        if "slowloris" in kinds:
+            jobs.append(slowloris(args["port"], 2000, stop, counts))
+        if "votes" in kinds:
+            jobs.append(vote_flood(base, args["vote_game"], stop, counts))
 
         async def until_stopped() -> None:
             while not stop.is_set():
@@ -308,7 +631,13 @@ def run_load(kind: str, args: dict[str, Any], stop: Any) -> None:
         jobs.append(until_stopped())
         await asyncio.gather(*jobs)
 
+    started = time.time()
     asyncio.run(main())
+    for receiver in receivers:
+        counts[f"notices to {receiver.host}"] = len(receiver.got)
+        receiver.close()
+    counts["seconds"] = round(time.time() - started, 1)
+    Path(args["counts_file"]).write_text(json.dumps(counts))
 
 
 # ---------------------------------------------------------------------------------------------- scenarios
@@ -318,19 +647,46 @@ def scenario(name: str, hansa: str, legacy: bool, moves: int, think: float) -> d
     flags = ["--bot-delay", "0.3"]
     if not legacy:
         flags += ["--create-per-minute", "100000", "--max-live-games", "100000", "--ws-per-client", "100000",
+                  "--max-live-games-per-client", "100000", "--http-per-client", "100000",
                   "--ws-per-game", "100000" if name == "stress" else "50"]
+    if name == "webhooks":  # notices to the receivers on 127.0.0.2 and .3, quickly (the victim's 20 take ~40 s)
+        flags += ["--webhook-hosts", f"{HUMAN_ADDRESS},{PROBE_ADDRESS}", "--webhook-delay", "0.2",
+                  "--webhook-interval", "1"]
+    if name == "undo":
+        flags += ["--webhook-hosts", HUMAN_ADDRESS]
+    if name == "creation":  # the defaults of the per-client limits: the attack is creating games
+        flags = [f for pair in zip(flags[::2], flags[1::2]) if pair[0] not in (
+            "--create-per-minute", "--max-live-games-per-client") for f in pair]
+    if name == "slowloris":  # the default connection limits: the attack is holding connections
+        flags = [f for pair in zip(flags[::2], flags[1::2]) if pair[0] != "--http-per-client" for f in pair]
     server = Server(hansa, legacy, flags)
     base = server.base
     out: dict[str, Any] = {"scenario": name}
     try:
-        load_args: dict[str, Any] = {"port": server.port, "base": base, "ws_base": base.replace("http", "ws")}
+        counts_file = server.dir / "counts.json"
+        load_args: dict[str, Any] = {"port": server.port, "base": base, "ws_base": base.replace("http", "ws"),
+                                     "legacy": legacy, "counts_file": str(counts_file)}
         kind = {"all": "slow pollers mcts sockets"}.get(name, name)
+        if "long" in kind:  # two long games to read, one to alternate moves and reads on
+            readers = [create(base, humans(3), seed=70 + i, hotseat=True, legacy=legacy) for i in range(2)]
+            for game in readers:
+                play_fast(base, game, LONG_MOVES)
+            mover = create(base, humans(3), seed=77, hotseat=True, legacy=legacy)
+            play_fast(base, mover, LONG_MOVES - 1500)
+            load_args.update(long_readers=[g["id"] for g in readers], long_mover=mover, long_total=LONG_MOVES)
+            out["rss_before_mb"] = round(rss_kb(server.proc.pid) / 1024, 1)
+        if "webhooks" in kind:
+            load_args["hook_games"] = [create(base, humans(2), hotseat=True, legacy=legacy) for _ in range(2)]
+        if "undo" in kind:
+            load_args["undo_game"] = create(base, humans(2), hotseat=True, legacy=legacy)
+        if "votes" in kind:
+            load_args["vote_game"] = create(base, humans(3))
         # the human's game exists first so that the slow sockets can target it
         human_seed = 1234
         if "pollers" in kind:
             for _ in range(500):
                 create(base, humans(2))
-            long_game = create(base, humans(2), seed=7)
+            long_game = create(base, humans(2), seed=7, hotseat=True, legacy=legacy)
             play_fast(base, long_game, 3000)
             limit = 100 if not legacy else 500
             load_args["poll_paths"] = [f"/api/games?limit={limit}"] * 4 + [f"/api/games/{long_game['id']}/history"] * 4
@@ -343,7 +699,7 @@ def scenario(name: str, hansa: str, legacy: bool, moves: int, think: float) -> d
         # the kernel's socket buffers are full (about 4 MB of views here): in ``slow`` the human plays a five-seat
         # game (the largest views) long enough to get there
         slow = kind == "slow"
-        human = create(base, humans(5 if slow else 3), seed=human_seed)
+        human = create(base, humans(5 if slow else 3), seed=human_seed, hotseat=True, legacy=legacy)
         load_args["human_gid"] = human["id"]
         stop = multiprocessing.Event()
         loader = None
@@ -351,14 +707,39 @@ def scenario(name: str, hansa: str, legacy: bool, moves: int, think: float) -> d
             loader = multiprocessing.Process(target=run_load, args=(kind, load_args, stop), daemon=True)
             loader.start()
         time.sleep(5 if kind != "baseline" else 0.5)
+        rss_peak = [0]
+        sampling = threading.Event()
+
+        def sample_rss() -> None:
+            while not sampling.is_set():
+                rss_peak[0] = max(rss_peak[0], rss_kb(server.proc.pid))
+                time.sleep(0.2)
+
+        sampler = threading.Thread(target=sample_rss, daemon=True)
+        sampler.start()
+        pushes = watch_pushes(base, load_args["vote_game"]["id"]) if "votes" in kind else None
         out["human"] = asyncio.run(human_game(base, human, max(moves, 1000) if slow else moves, think, human_seed))
         if "mcts" in kind:
             out["mcts_easy_wait"] = asyncio.run(easy_bot_waits(base, 20))
+        if "webhooks" in kind:
+            out["victim"] = webhook_victim(base, HUMAN_ADDRESS, 1.5, 20)
+        if "creation" in kind:  # after the flood: may a new client still create a game?
+            with httpx.Client(base_url=base, timeout=30, transport=httpx.HTTPTransport(local_address=PROBE_ADDRESS)) as h:
+                out["new_client_creates"] = h.post("/api/games", json={"players": humans(2)}).status_code
+        if "slowloris" in kind:
+            out["server_open_files"] = len(os.listdir(f"/proc/{server.proc.pid}/fd"))
+            out["probe"] = asyncio.run(probe_for(base, 5.0))
         stop.set()
         if loader is not None:
-            loader.join(10)
+            loader.join(30)
             if loader.is_alive():
                 loader.terminate()
+        sampling.set()
+        out["server_rss_peak_mb"] = round(rss_peak[0] / 1024, 1)
+        if pushes is not None:
+            out["vote_game_pushes"] = pushes()
+        if counts_file.exists():
+            out["attack"] = json.loads(counts_file.read_text())
         try:
             out["stats"] = httpx.get(base + "/api/stats", timeout=10).json()
         except (httpx.HTTPError, ValueError):
@@ -367,6 +748,48 @@ def scenario(name: str, hansa: str, legacy: bool, moves: int, think: float) -> d
     finally:
         server.stop()
     return out
+
+
+#: Moves of the long games of the ``long`` scenario (the default move cap is 5,000).
+LONG_MOVES = 4900
+
+
+def watch_pushes(base: str, gid: str) -> Any:
+    """A spectator socket on ``gid`` counting the views pushed to it; returns a function that stops it and gives the
+    count."""
+    count = [0]
+    stop = threading.Event()
+
+    async def watch() -> None:
+        async with websockets.connect(f"{base.replace('http', 'ws')}/api/games/{gid}/ws") as ws:
+            while not stop.is_set():
+                try:
+                    await asyncio.wait_for(ws.recv(), 0.5)
+                    count[0] += 1
+                except TimeoutError:
+                    pass
+
+    thread = threading.Thread(target=lambda: asyncio.run(watch()), daemon=True)
+    thread.start()
+
+    def done() -> int:
+        stop.set()
+        thread.join(5)
+        return count[0] - 1  # the first view comes on connecting
+
+    return done
+
+
+async def probe_for(base: str, seconds: float) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    stop = asyncio.Event()
+
+    async def stopper() -> None:
+        await asyncio.sleep(seconds)
+        stop.set()
+
+    await asyncio.gather(probe(base, stop, counts), stopper())
+    return counts
 
 
 def play_fast(base: str, game: dict[str, Any], moves: int, seed: int = 3) -> dict[str, Any]:
@@ -401,7 +824,7 @@ def fuzz_cases(rng: random.Random, games: list[dict[str, Any]], views: dict[str,
     v = views[gid]
     legal = [m["text"] for m in v["legal"]]
     some_legal = rng.choice(legal) if legal else "end"
-    junk_token = rng.choice(["", "x", "forged" * 3, "a" * 200, g["seats"][0]["token"][::-1], "\u00e9t\u00e9"])
+    junk_token = rng.choice(["", "x", "forged" * 3, "a" * 200, hot[::-1], "\u00e9t\u00e9"])
     bad_bodies: list[bytes] = [
         b'{"move": NaN}', b'{"move": Infinity, "version": 0}', b'{"move": -Infinity}', b'{"move": "end", "version": NaN}',
         b'{"move": "\xff\xfe\xfd"}', b"\x80\x81\x82", os.urandom(rng.randint(1, 300)), b"[" * rng.randint(1000, 60000),
@@ -424,8 +847,9 @@ def fuzz_cases(rng: random.Random, games: list[dict[str, Any]], views: dict[str,
     token = rng.choice([hot, None, junk_token])
     cases.append({"method": "POST", "path": f"/api/games/{gid}/moves", "body": pick_body,
                   "headers": {"X-Hansa-Token": token} if token else {}})
-    # a legal move with a wrong or missing token, or at a stale version: refused
-    wrong = rng.choice([None, junk_token, g["seats"][0]["token"] if v["state"]["turn"]["decider"] != 0 else g["seats"][1]["token"]])
+    # a legal move with a wrong or missing token, or at a stale version: refused (the creator's token and another
+    # game's seat token are real tokens that control no seat of this game)
+    wrong = rng.choice([None, junk_token, g["creator_token"], g["foreign_token"]])
     cases.append({"method": "POST", "path": f"/api/games/{gid}/moves",
                   "body": json.dumps({"move": some_legal, "version": v["version"]}).encode(),
                   "headers": {"X-Hansa-Token": wrong} if wrong else {}})
@@ -434,7 +858,7 @@ def fuzz_cases(rng: random.Random, games: list[dict[str, Any]], views: dict[str,
                   "headers": {"X-Hansa-Token": rng.choice([hot, junk_token or "x"])}})
     cases.append({"method": rng.choice(["POST", "DELETE"]),
                   "path": f"/api/games/{gid}" + ("/stop" if rng.random() < 0.5 else ""), "body": b"",
-                  "headers": {"X-Hansa-Token": rng.choice([hot, g["seats"][0]["token"], junk_token or "x"])}})
+                  "headers": {"X-Hansa-Token": rng.choice([hot, g["foreign_token"], junk_token or "x"])}})
     bad_create = rng.choice([
         {"players": [{"name": "A"}]}, {"players": [{"name": "A"}] * 6}, {"players": [{"name": ""}, {"name": "B"}]},
         {"players": [{"name": "x" * rng.randint(31, 5000)}, {"name": "B"}]},
@@ -465,21 +889,27 @@ def fuzz_cases(rng: random.Random, games: list[dict[str, Any]], views: dict[str,
 def fuzz(hansa: str, legacy: bool, total: int, batch: int = 500) -> dict[str, Any]:
     flags = ["--bot-delay", "0"]
     if not legacy:
-        flags += ["--create-per-minute", "1000000", "--ws-per-client", "100000"]
+        flags += ["--create-per-minute", "1000000", "--ws-per-client", "100000", "--max-live-games-per-client", "100000"]
     server = Server(hansa, legacy, flags)
     base = server.base
     rng = random.Random(2026)
     try:
-        games = [create(base, humans(n), seed=100 + n) for n in (2, 3, 4, 5)]
+        games = [create(base, humans(n), seed=100 + n, hotseat=True, legacy=legacy) for n in (2, 3, 4, 5)]
+        # a game of seat links: its seats' tokens are the fuzzer's tokens of another game
+        seat_links = create(base, humans(2), seed=100)
+        for g in games:
+            g["foreign_token"] = seat_links["seats"][0]["token"]
         for g in games:  # put the games in varied positions
             play_fast(base, g, rng.randint(20, 120), seed=rng.randrange(1000))
 
         def observe() -> dict[str, Any]:
             seen: dict[str, Any] = {}
             for g in games:
-                for tok in (None, g["hotseat_token"], *[s["token"] for s in g["seats"]]):
+                for tok in dict.fromkeys((None, g["hotseat_token"], *[s["token"] for s in g["seats"]])):
                     r = httpx.get(f"{base}/api/games/{g['id']}", headers={"X-Hansa-Token": tok} if tok else {}, timeout=30)
-                    seen[f"{g['id']}/{tok}"] = r.json()
+                    view = r.json()
+                    view.pop("now", None)  # the server's time, in every answer: not a change of the game
+                    seen[f"{g['id']}/{tok}"] = view
             lobby = httpx.get(base + "/api/games", params={"limit": 100}, timeout=30).json()["games"]
             seen["lobby"] = sorted((e["id"], e["moves"], e["status"]) for e in lobby)
             return seen
@@ -526,11 +956,13 @@ def fuzz(hansa: str, legacy: bool, total: int, batch: int = 500) -> dict[str, An
 def startup(hansa: str, legacy: bool, games: int) -> dict[str, Any]:
     """Seconds from starting the server until it answers, with ``games`` stored games waiting for a human (three
     restarts of the same database)."""
-    flags = ["--bot-delay", "0"] + ([] if legacy else ["--create-per-minute", "1000000", "--max-live-games", "1000000"])
+    flags = ["--bot-delay", "0"] + ([] if legacy else ["--create-per-minute", "1000000", "--max-live-games", "1000000",
+                                                       "--max-live-games-per-client", "1000000"])
     server = Server(hansa, legacy, flags)
     with httpx.Client(base_url=server.base, timeout=30) as http:
         for _ in range(games):
-            http.post("/api/games", json={"players": humans(1) + bots(1, "heuristic") + humans(1)}).raise_for_status()
+            players = humans(1) + bots(1, "heuristic") + [{"name": "H1", "type": "human"}]  # no two seats alike
+            http.post("/api/games", json={"players": players}).raise_for_status()
     server.proc.terminate()
     server.proc.wait()
     times = []
@@ -555,8 +987,10 @@ def main() -> None:
     parser.add_argument("--hansa", default=str(Path(sys.executable).with_name("hansa")), help="the hansa command to serve")
     parser.add_argument("--legacy", action="store_true", help="the server is an older hansa without the new flags")
     parser.add_argument("--fuzz", type=int, default=20_000, help="malformed/illegal requests (0: no fuzzing)")
-    parser.add_argument("--scenarios", default="baseline,slow,pollers,mcts,sockets,all",
-                        help="comma-separated: baseline, slow, pollers, mcts, sockets, all; or none")
+    parser.add_argument("--scenarios", default="baseline,slow,pollers,mcts,sockets,all,long,webhooks,undo,creation,"
+                                                "slowloris,votes",
+                        help="comma-separated: baseline, slow, pollers, mcts, sockets, all, long, webhooks, undo, "
+                             "creation, slowloris, votes; or none")
     parser.add_argument("--moves", type=int, default=300, help="human moves measured per scenario")
     parser.add_argument("--think", type=float, default=0.05, help="seconds between the human's moves (0.5x-1.5x)")
     parser.add_argument("--startup", type=int, default=0, help="also time restarts with this many stored games")
@@ -578,12 +1012,17 @@ def main() -> None:
         results["scenarios"].append(res)
         print(json.dumps(res), flush=True)
     print()
-    print(f"{'scenario':10} {'moves':>5} {'timeouts':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  mcts:easy wait p50/p99 s")
+    print(f"{'scenario':10} {'moves':>5} {'timeouts':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  more")
     for res in results["scenarios"]:
         h = res["human"]
         easy = res.get("mcts_easy_wait")
-        extra = f"{easy['p50_s']} / {easy['p99_s']} (n={easy['n']})" if easy else ""
-        print(f"{res['scenario']:10} {h['n']:>5} {h['timeouts']:>8} {h['p50_ms']:>8} {h['p99_ms']:>8} {h['max_ms']!s:>8}  {extra}")
+        extra = [f"mcts:easy wait p50/p99 {easy['p50_s']} / {easy['p99_s']} s (n={easy['n']})"] if easy else []
+        extra.append(f"server RSS peak {res.get('server_rss_peak_mb')} MB")
+        for key in ("victim", "new_client_creates", "probe", "server_open_files", "vote_game_pushes", "attack"):
+            if key in res:
+                extra.append(f"{key} {res[key]}")
+        print(f"{res['scenario']:10} {h['n']:>5} {h['timeouts']:>8} {h['p50_ms']:>8} {h['p99_ms']:>8} {h['max_ms']!s:>8}  "
+              + "; ".join(extra))
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
 

@@ -39,6 +39,9 @@ from typing import Any
 import httpx
 import websockets
 
+#: The server is an older hansa (``--legacy``).
+LEGACY = False
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -75,8 +78,11 @@ async def client(
     rng = random.Random(seed)
     await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
     t0 = time.perf_counter()
-    # a hot-seat game: one token plays both human seats
-    body = {"players": [{"name": f"c{seed}a"}, {"name": f"c{seed}b"}], "seed": seed, "table": {"hotseat": True}}
+    # a hot-seat game: one token plays both human seats (an older server, before hot seat was a choice, gives every
+    # game a hot-seat token and refuses the field)
+    body: dict[str, Any] = {"players": [{"name": f"c{seed}a"}, {"name": f"c{seed}b"}], "seed": seed}
+    if not LEGACY:
+        body["table"] = {"hotseat": True}
     r = await http.post("/api/games", json=body)
     r.raise_for_status()
     game = r.json()
@@ -201,7 +207,11 @@ def main() -> None:
     parser.add_argument("--database-url", help="database of the started servers (default: a new SQLite file)")
     parser.add_argument("--processes", type=int, default=1, help="`hansa serve` processes to start on the database")
     parser.add_argument("--json", help="also write the results here")
+    parser.add_argument("--legacy", action="store_true",
+                        help="the server (--url) is an older hansa, before hot-seat games were a choice at creation")
     args = parser.parse_args()
+    global LEGACY
+    LEGACY = args.legacy
     results = []
     for n in args.clients:
         procs: list[subprocess.Popen[bytes]] = []
