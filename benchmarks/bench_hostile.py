@@ -461,12 +461,12 @@ async def failing_handovers(base: str, game: dict[str, Any], hook: str, legacy: 
             game = create(base, humans(2), hotseat=True, legacy=legacy)
 
 
-def webhook_victim(base: str, hook: str, handover_gap: float, count: int) -> dict[str, Any]:
+def webhook_victim(base: str, hook: str, handover_gap: float, count: int, legacy: bool = False) -> dict[str, Any]:
     """A victim seat with a working webhook: ``count`` hand-overs to it, ``handover_gap`` seconds apart; how many
     of its notices arrived and how long after the hand-over."""
     receiver = Receiver()
     try:
-        game = create(base, humans(2), hotseat=True)
+        game = create(base, humans(2), hotseat=True, legacy=legacy)
         r = httpx.put(f"{base}/api/games/{game['id']}/webhook", json={"url": receiver.url, "seat": 1},
                       headers={"X-Hansa-Token": game["hotseat_token"]}, timeout=30)
         if r.status_code != 200:
@@ -722,7 +722,7 @@ def scenario(name: str, hansa: str, legacy: bool, moves: int, think: float) -> d
         if "mcts" in kind:
             out["mcts_easy_wait"] = asyncio.run(easy_bot_waits(base, 20))
         if "webhooks" in kind:
-            out["victim"] = webhook_victim(base, HUMAN_ADDRESS, 1.5, 20)
+            out["victim"] = webhook_victim(base, HUMAN_ADDRESS, 1.5, 20, legacy)
         if "creation" in kind:  # after the flood: may a new client still create a game?
             with httpx.Client(base_url=base, timeout=30, transport=httpx.HTTPTransport(local_address=PROBE_ADDRESS)) as h:
                 out["new_client_creates"] = h.post("/api/games", json={"players": humans(2)}).status_code
@@ -956,8 +956,8 @@ def fuzz(hansa: str, legacy: bool, total: int, batch: int = 500) -> dict[str, An
 def startup(hansa: str, legacy: bool, games: int) -> dict[str, Any]:
     """Seconds from starting the server until it answers, with ``games`` stored games waiting for a human (three
     restarts of the same database)."""
-    flags = ["--bot-delay", "0"] + ([] if legacy else ["--create-per-minute", "1000000", "--max-live-games", "1000000",
-                                                       "--max-live-games-per-client", "1000000"])
+    flags = ["--bot-delay", "0", "--create-per-minute", "1000000", "--max-live-games", "1000000",
+             "--max-live-games-per-client", "1000000"]  # an older server gets those of them it knows
     server = Server(hansa, legacy, flags)
     with httpx.Client(base_url=server.base, timeout=30) as http:
         for _ in range(games):
