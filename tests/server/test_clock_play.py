@@ -189,8 +189,24 @@ def test_takeover_vote_of_the_other_players(srv: ClockServer) -> None:
     srv.idle(gid)
     v = srv.view(gid, ada)
     assert v["players"][0]["type"] == "bot" and v["players"][0]["bot"] == "purpose" and v["you"] == []
+    assert [p["taken_over"] for p in v["players"]] == [True, False, False]  # a player's seat, now a bot's
     assert v["version"] >= 1 and v["state"]["turn"]["decider"] == 1  # the bot played seat 0's turn
     assert srv.post(f"/api/games/{gid}/moves", {"move": "end", "seat": 0}, ada).status_code == 403
+
+
+def test_a_takeover_is_remembered_after_a_restart(database: str) -> None:
+    fake = FakeTime()
+    with clock_server(database, fake, takeover_after=3600.0) as srv:
+        g = create(srv, None)
+        gid = g["id"]
+        srv.time.advance(3600)
+        for voter in (1, 2):
+            assert srv.post(f"/api/games/{gid}/takeover", {"seat": 0, "bot": "random"}, g["seats"][voter]["token"]).status_code == 200
+        srv.idle(gid)
+    with clock_server(database, fake, takeover_after=3600.0) as srv:
+        v = srv.view(gid)
+        assert [p["taken_over"] for p in v["players"]] == [True, False, False]
+        assert [e["by"] for e in v["log"] if e["seat"] == 0] and all(e["by"] == "bot" for e in v["log"] if e["seat"] == 0)
 
 
 def test_clocks_survive_a_restart_and_time_runs_while_the_server_is_down(database: str) -> None:

@@ -1135,7 +1135,7 @@ class GameService:
             if bot is not None and 2 * sum(1 for v in ballots if v in electorate) > len(electorate):
                 seats = list(live.seats)
                 seats[target] = replace(seats[target], type="bot", bot=bot, token_hash=None, webhook=None,
-                                        webhook_suspended=False)
+                                        webhook_suspended=False, taken_over=True)
                 self.webhooks.forget(live.id, target)
                 clock.set_away(target, False, self.now())
                 clock.votes.pop(target, None)

@@ -257,7 +257,7 @@ def _view_parts(
         "players": [
             {"seat": i, "name": s.name, "type": s.type, "bot": s.bot, "colour": PALETTE[s.colour][0],
              "colour_name": s.colour, "symbol": PALETTE[s.colour][1], "away": live.clock.is_away(i),
-             "takeover_votes": sorted(live.clock.votes.get(i, {}))}
+             "takeover_votes": sorted(live.clock.votes.get(i, {})), "taken_over": s.taken_over}
             for i, s in enumerate(live.seats)
         ],
         "clock": clock_view(live),

@@ -107,6 +107,8 @@ class StoredSeat:
     webhook: str | None = None
     #: The webhook failed too many notices in a row: none are sent until the seat's player sets it again.
     webhook_suspended: bool = False
+    #: A human seat that a bot plays since a takeover vote (its moves are the bot's, for the seat's player).
+    taken_over: bool = False
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "type": self.type, "bot": self.bot, "token_hash": self.token_hash,
@@ -115,6 +117,8 @@ class StoredSeat:
             data["webhook"] = self.webhook
         if self.webhook_suspended:
             data["webhook_suspended"] = True
+        if self.taken_over:
+            data["taken_over"] = True
         return data
 
 
@@ -200,8 +204,11 @@ def _seats(players: Any) -> list[StoredSeat]:
         suspended = p.get("webhook_suspended", False)
         if not isinstance(suspended, bool):
             raise Damaged(f"seat {i} has a malformed webhook state")
+        taken_over = p.get("taken_over", False)
+        if not isinstance(taken_over, bool):
+            raise Damaged(f"seat {i} has a malformed takeover mark")
         seats.append(StoredSeat(p["name"], p["type"], bot if p["type"] == "bot" else None, token, colour or "", webhook,
-                                suspended))
+                                suspended, taken_over))
     return assign_colours(seats)
 
 

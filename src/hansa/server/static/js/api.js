@@ -108,6 +108,8 @@ export const api = {
   history: (id) => allPages(`/api/games/${encodeURIComponent(id)}/history`, 5000, "turns"),
   /** The whole move log, page by page: {moves, log}. */
   moveLog: (id) => allPages(`/api/games/${encodeURIComponent(id)}/log`, 1000, "log"),
+  /** One page of the move log: moves start+1 .. start+limit ({moves, start, next, log}). */
+  logPage: (id, start, limit) => request("GET", `/api/games/${encodeURIComponent(id)}/log?start=${start}&limit=${limit}`),
   replay: (id, k) => request("GET", `/api/games/${encodeURIComponent(id)}/replay/${k}`),
   recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
   /** The away player takes their seat back from the timeout bot (409 when it is not away). */

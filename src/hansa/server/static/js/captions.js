@@ -3,8 +3,10 @@
 // parameters in the language files (cap.* in /static/i18n/<lang>.json).
 //
 // caption(entry, ctx) -> {text, points: [[seat, n], ...], keys: [board keys the move touched]}
-//   entry: a log entry of the view ({n, seat, turn, move, json, delta})
+//   entry: a log entry of the view ({n, seat, turn, move, json, delta, by})
 //   ctx: {players, layout, you: [seats], neutral}
+// A move a bot made for a human seat (by "bot") or the clock made when the seat's time ran out (by "clock") is
+// told as theirs: "The bot, for Ann, placed …", "Ann's time ran out: the clock ended the turn."
 
 import { t } from "./i18n.js";
 
@@ -44,7 +46,15 @@ export function caption(entry, ctx) {
   const you = new Set(ctx.you || []);
   const single = you.size === 1; // "you" reads well only for one seat (not for a hot-seat table)
   const isYou = (seat) => single && you.has(seat);
-  const who = isYou(entry.seat) ? t("cap.you") : name(ctx, entry.seat);
+  // Who made the move: the seat's player, or for them the bot that plays their seat (taken over on a vote, or away
+  // after a timeout) or the clock when their time ran out (entry.by, the kind of token that made it).
+  const mover = ctx.players && ctx.players[entry.seat];
+  const byBot = entry.by === "bot" && !!mover && (mover.type === "human" || !!mover.taken_over);
+  const byClock = entry.by === "clock" && !!mover;
+  const forYou = isYou(entry.seat);
+  let who = forYou ? t("cap.you") : name(ctx, entry.seat);
+  if (byBot) who = forYou ? t("cap.botForYou") : t("cap.botFor", { name: name(ctx, entry.seat) });
+  else if (byClock) who = forYou ? t("cap.clockForYou") : t("cap.clockFor", { name: name(ctx, entry.seat) });
   const whose = (seat) => (seat < 0 ? t("cap.neutralWhose") : isYou(seat) ? t("cap.your") : t("cap.whose", { name: name(ctx, seat) }));
   const keys = [];
   let text;
@@ -139,7 +149,8 @@ export function caption(entry, ctx) {
       break;
     }
     case "end":
-      text = t("cap.end", { who });
+      if (byClock) text = forYou ? t("cap.clockEndYou") : t("cap.clockEnd", { name: name(ctx, entry.seat) });
+      else text = t("cap.end", { who });
       break;
     case "marker":
       keys.push(`r:${j.route}`);

@@ -11,7 +11,7 @@ import { api, ApiError, CLOSE, LiveSocket, gameIdFromLocation, tokenFromLocation
 import { BoardView, PRIVILEGE_FILL, permanentKey, permanentShort } from "./board.js";
 import { caption, pointsText, routeName, cityName } from "./captions.js";
 import { h, clear, put, $ } from "./dom.js";
-import { describeMove, renderDesks, renderLog, renderStatus, scoreTable, nameTag, seatName, swatchTag } from "./panels.js";
+import { describeMove, renderDesks, renderStatus, scoreTable, nameTag, seatName, swatchTag } from "./panels.js";
 import { scoreChart } from "./chart.js";
 import { PACES, Player, stepsSince } from "./playback.js";
 import { loadSettings, saveSettings } from "./settings.js";
@@ -19,6 +19,7 @@ import { Zoom } from "./zoom.js";
 import { errorHead, errorMessage, initLanguage, language, languagePicker, t, tn } from "./i18n.js";
 import { ServerTime, TIMEOUT_BOTS, abandoned, botLabel, formatClock, formatLong, seatClock, thinking, votesNeeded } from "./clock.js";
 import { rememberSeat } from "./store.js";
+import { MoveLog } from "./movelog.js";
 
 const gameId = gameIdFromLocation();
 const token = tokenFromLocation();
@@ -35,6 +36,7 @@ const el = {
   caption: $("#caption"),
   desks: $("#desks"),
   log: $("#log"),
+  logNew: $("#log-new"),
   controls: $("#controls"),
   prompt: $("#prompt"),
   buttons: $("#action-buttons"),
@@ -84,6 +86,7 @@ let hintMarks = new Map();
 let hoverMarks = new Map();
 let hintShown = null; // {version, move, text}
 const player = new Player({ show: showStep, done: playbackDone });
+let moveLog = null; // the whole game's log (movelog.js), made once the language is known
 const serverTime = new ServerTime(); // the clocks count from the server's time, never the browser's
 
 // ------------------------------------------------------------------ helpers
@@ -833,7 +836,7 @@ function adopt() {
   byKey = indexLegal(v.legal);
   lastMarks = marksOfOthers(v);
   redraw();
-  renderLog(el.log, v.log, ctx, { onHover: hoverEntry });
+  moveLog.update(v.log, v.version);
   renderCaption();
   el.undo.disabled = !(running(v) && v.undo > 0);
   el.undo.hidden = v.you.length === 0 || !running(v);
@@ -1427,6 +1430,11 @@ async function main() {
   el.recordLink.href = api.recordUrl(gameId);
   el.recordLink.setAttribute("download", `hansa-${gameId}.json`);
   el.undo.addEventListener("click", undo);
+  moveLog = new MoveLog(el.log, el.logNew, {
+    loadPage: (start, limit) => api.logPage(gameId, start, limit),
+    context: () => ctx,
+    onHover: hoverEntry,
+  });
   setupNotifyButton();
   setupSettings();
   setupTabs();

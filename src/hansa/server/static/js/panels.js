@@ -244,42 +244,31 @@ function deskScore(state, p, colour) {
 }
 
 /**
- * The move log (view.log), newest last: every move in a sentence with its points; the notation in a tooltip.
- * opts.onHover(entry | null) when the pointer enters or leaves an entry (the page marks its place on the board).
+ * One entry of the move log: the move in a sentence with its points; the notation in a tooltip.
+ * opts.onHover(entry | null) when the pointer enters or leaves the entry (the page marks its place on the board).
  */
-export function renderLog(el, log, ctx, opts = {}) {
-  const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 30;
-  clear(el);
-  let turn = null;
-  const list = h("ol", { class: "log-list" });
-  for (const e of log) {
-    if (e.turn !== turn) {
-      turn = e.turn;
-      list.append(h("li", { class: "log-turn", text: t("status.turn", { n: turn }) }));
-    }
-    const c = caption(e, ctx);
-    const item = h(
-      "li",
-      { class: "log-move", "data-n": e.n, title: e.move, tabindex: opts.onHover ? "0" : undefined },
-      h("span", { class: "log-n", text: String(e.n) }),
-      swatchTag(ctx, e.seat),
-      h("span", { class: "log-text", text: c.text }),
-      c.points.length ? h("span", { class: "log-points", text: pointsText(c.points, ctx) }) : null,
-      h("code", { class: "log-move-text", text: e.move }),
-    );
-    if (opts.onHover) {
-      item.addEventListener("pointerenter", () => opts.onHover(e));
-      item.addEventListener("pointerleave", () => opts.onHover(null));
-      item.addEventListener("focus", () => opts.onHover(e));
-      item.addEventListener("blur", () => opts.onHover(null));
-    }
-    list.append(item);
+export function logItem(e, ctx, opts = {}) {
+  const c = caption(e, ctx);
+  const item = h(
+    "li",
+    { class: "log-move", "data-n": e.n, "data-turn": e.turn, "data-by": e.by || undefined, title: e.move, tabindex: opts.onHover ? "0" : undefined },
+    h("span", { class: "log-n", text: String(e.n) }),
+    swatchTag(ctx, e.seat),
+    h("span", { class: "log-text", text: c.text }),
+    c.points.length ? h("span", { class: "log-points", text: pointsText(c.points, ctx) }) : null,
+    h("code", { class: "log-move-text", text: e.move }),
+  );
+  if (opts.onHover) {
+    item.addEventListener("pointerenter", () => opts.onHover(e));
+    item.addEventListener("pointerleave", () => opts.onHover(null));
+    item.addEventListener("focus", () => opts.onHover(e));
+    item.addEventListener("blur", () => opts.onHover(null));
   }
-  if (!log.length) list.append(h("li", { class: "muted", text: t("log.empty") }));
-  el.append(list);
-  if (atBottom || el.dataset.init !== "1") el.scrollTop = el.scrollHeight;
-  el.dataset.init = "1";
+  return item;
 }
+
+/** The heading of a turn in the move log. */
+export const logTurnHead = (turn) => h("li", { class: "log-turn", "data-turn-head": turn, text: t("status.turn", { n: turn }) });
 
 const SCORE_COLS = ["in_game", "abilities", "markers", "coellen", "control", "network", "total"];
 
