@@ -1191,7 +1191,7 @@ export class BoardView {
     });
     // The caption and the first score stay together on one line.
     const caption = t("board.score");
-    if (x + (caption.length + scores[0].text.length) * 7.4 + 30 > RIGHT) [x, y] = [5, y + 28];
+    if (x + (caption.length + (scores.length ? scores[0].text.length : 0)) * 7.4 + 30 > RIGHT) [x, y] = [5, y + 28];
     x += label(x, y + 20, caption);
     for (const sc of scores) {
       const el = s("text", { x: x + 16, y: y + 20, class: "track-score", "text-anchor": "start", "data-seat": sc.seat, text: sc.text });
