@@ -46,6 +46,17 @@ function bezier(a, c, b, f) {
   return [u * u * a[0] + 2 * u * f * c[0] + f * f * b[0], u * u * a[1] + 2 * u * f * c[1] + f * f * b[1]];
 }
 
+/** The width of an SVG text in its own units as drawn (the fonts of this browser), or ``guess`` while it is not
+ * laid out (a hidden page). */
+function textWidth(el, guess) {
+  try {
+    const w = el.getComputedTextLength();
+    return w > 0 ? w : guess;
+  } catch {
+    return guess;
+  }
+}
+
 export class BoardView {
   constructor(container, layout, { onClick, trackIn } = {}) {
     this.layout = layout;
@@ -1153,30 +1164,48 @@ export class BoardView {
         g.append(s("rect", { x, y, width: sz, height: sz, rx: 1.5, fill: this.colour(seat), stroke: "#111", "stroke-width": 0.8, class: "track-piece", "data-seat": seat }));
       });
     }
-    // Completed cities 0..10 (East too; 8 on Britannia).
+    // Completed cities 0..10 (East too; 8 on Britannia), then the scores as numbers: each label measured in its own
+    // language, so the cells and swatches start after it ("Cidades concluídas" is longer than "Completed cities");
+    // what does not fit the width goes on a further line.
     const y1 = 54;
     const goal = this.layout.cities_to_end || 10;
-    g.append(s("text", { x: 5, y: y1 + 20, class: "track-caption", "text-anchor": "start", text: t("board.completedCities") }));
-    for (let i = 0; i <= goal; i++) {
-      const x = 120 + i * 30;
+    const label = (x, y, text, cls = "track-caption") => {
+      const el = s("text", { x, y, class: cls, "text-anchor": "start", text });
+      g.append(el);
+      return Math.ceil(textWidth(el, text.length * 7.4)) + 8;
+    };
+    let x = 5 + label(5, y1 + 20, t("board.completedCities"));
+    for (let i = 0; i <= goal; i++, x += 30) {
       g.append(
         s("rect", { x, y: y1 + 4, width: 27, height: 24, rx: 3, class: `track-cell${i === goal ? " goal" : ""}`, "data-completed": i }),
         s("text", { x: x + 13.5, y: y1 + 14, class: "track-num", text: String(i) }),
       );
       if (i === state.completed_cities) g.append(s("rect", { x: x + 8, y: y1 + 16, width: 10, height: 10, rx: 1.5, fill: "#111", class: "completed-cube" }));
     }
-    // Scores as numbers.
-    let x = 470;
-    g.append(s("text", { x, y: y1 + 20, class: "track-caption", "text-anchor": "start", text: t("board.score") }));
-    x += 42;
-    state.players.forEach((p) => {
+    const RIGHT = 995;
+    let y = y1;
+    x += 20;
+    const scores = state.players.map((p) => {
       const name = this.ownerName(p.seat);
-      const short = name.length > 12 ? `${name.slice(0, 11)}…` : name;
-      g.append(
-        s("rect", { x, y: y1 + 10, width: 12, height: 12, rx: 2, fill: this.colour(p.seat), stroke: "#111", "stroke-width": 0.8 }),
-        s("text", { x: x + 16, y: y1 + 20, class: "track-score", "text-anchor": "start", "data-seat": p.seat, text: `${short} ${p.score}` }),
-      );
-      x += 16 + (short.length + 4) * 6.6;
+      return { seat: p.seat, text: `${name.length > 12 ? `${name.slice(0, 11)}…` : name} ${p.score}` };
     });
+    // The caption and the first score stay together on one line.
+    const caption = t("board.score");
+    if (x + (caption.length + (scores.length ? scores[0].text.length : 0)) * 7.4 + 30 > RIGHT) [x, y] = [5, y + 28];
+    x += label(x, y + 20, caption);
+    for (const sc of scores) {
+      const el = s("text", { x: x + 16, y: y + 20, class: "track-score", "text-anchor": "start", "data-seat": sc.seat, text: sc.text });
+      g.append(el);
+      let w = 16 + Math.ceil(textWidth(el, sc.text.length * 6.6)) + 12;
+      if (x + w > RIGHT && x > 5) {
+        [x, y] = [5, y + 28];
+        el.setAttribute("x", String(x + 16));
+        el.setAttribute("y", String(y + 20));
+        w = 16 + Math.ceil(textWidth(el, sc.text.length * 6.6)) + 12;
+      }
+      g.append(s("rect", { x, y: y + 10, width: 12, height: 12, rx: 2, fill: this.colour(sc.seat), stroke: "#111", "stroke-width": 0.8, class: "track-swatch", "data-seat": sc.seat }));
+      x += w;
+    }
+    this.track.setAttribute("viewBox", `0 0 1000 ${y + 38}`);
   }
 }

@@ -117,7 +117,7 @@ export function caption(entry, ctx) {
       if (j.target && (j.benefit === "office" || j.benefit === "extra")) keys.push(`c:${j.target}`);
       text = t("cap.claim", { who, route: routeName(ctx, j.route), benefit });
       const taken = (d.route_markers || []).find(([r, b, a]) => r === j.route && b && !a);
-      if (taken) text += t("cap.tookMarker", { marker: markerName(taken[1]) });
+      if (taken) text += t("cap.tookMarker", { who, marker: markerName(taken[1]) }); // the same person as the claim: "You … You took …"
       break;
     }
     case "income": {

@@ -16,7 +16,7 @@ import { scoreChart } from "./chart.js";
 import { PACES, Player, stepsSince } from "./playback.js";
 import { loadSettings, saveSettings } from "./settings.js";
 import { Zoom } from "./zoom.js";
-import { errorHead, errorMessage, initLanguage, language, languagePicker, t, tn } from "./i18n.js";
+import { errorHead, errorMessage, initLanguage, language, languagePicker, t, tn, touchScreen } from "./i18n.js";
 import { ServerTime, TIMEOUT_BOTS, abandoned, botLabel, formatClock, formatLong, seatClock, thinking, votesNeeded } from "./clock.js";
 import { rememberSeat } from "./store.js";
 import { MoveLog } from "./movelog.js";
@@ -852,14 +852,29 @@ function adopt() {
   document.body.dataset.mine = mine(v) ? "1" : "0";
   document.body.dataset.status = v.status;
   document.body.dataset.phase = v.state.turn.phase;
-  // Your-decision notifications.
+  // Your-decision notifications.  The banner's line stays while this page plays a seat of a running game, saying
+  // whom the table waits for between its decisions, so the board below does not jump when a decision comes or goes.
   const now = myDecision(v);
-  el.turnBanner.hidden = !now;
+  const seated = v.you.length > 0 && running(v);
+  el.turnBanner.hidden = !seated;
+  el.turnBanner.classList.toggle("waiting", seated && !now);
+  el.turnBanner.classList.toggle("decide", !!now);
   if (now) {
     clear(el.turnBanner).append(
       h("b", { text: v.you.length > 1 ? t("banner.toDecide", { name: seatName(ctx, v.state.turn.decider) }) : t("prompt.yours") }),
       " — ",
       v.state.turn.phase === "relocate" ? t("banner.relocate") : t("banner.turn", { n: v.state.turn.number }),
+    );
+  } else if (seated) {
+    const decider = v.state.turn.decider;
+    const ours = v.you.includes(decider); // ours while the others' moves play back, or while a bot plays for an away seat
+    clear(el.turnBanner).append(
+      h("span", {
+        class: "banner-name",
+        text: ours && player.playing ? t("prompt.watching") : t(ours ? "banner.toDecide" : "banner.waiting", { name: seatName(ctx, decider) }),
+      }),
+      " — ",
+      t("banner.turn", { n: v.state.turn.number }),
     );
   }
   if (now && !wasMyDecision && !firstView) notify(v);
@@ -1301,7 +1316,7 @@ function setupSettings() {
     toggle("cb-toggle", t("settings.colourBlind"), "colourBlind"),
     toggle("confirm-toggle", t("settings.confirmEnd"), "confirmEnd"),
     h("fieldset", { id: "set-notify", class: "set-notify", hidden: true }),
-    h("p", { class: "set-keys muted", text: t("settings.keys") }),
+    touchScreen() ? null : h("p", { class: "set-keys muted", text: t("settings.keys") }), // no keys on a touch screen
     h(
       "p",
       { class: "set-links" },

@@ -6,6 +6,9 @@
 // The language: ?lang= in the address, else the one chosen before (localStorage "hansa.lang", shared with the rules
 // page), else the first of the browser's languages we have, else English.  Static HTML is translated through
 // data-i18n="key" (text) and data-i18n-attr="attribute:key,..." (e.g. placeholder, title, aria-label).
+//
+// A touch screen without a mouse (a phone, a tablet) is told to tap, not to click, and no keys are named there: a
+// text with a ``key.touch`` variant shows that variant on such a screen.
 
 export const LANGUAGES = { en: "English", pt: "Português", it: "Italiano", es: "Español", cs: "Čeština" };
 const STORE = "hansa.lang";
@@ -14,6 +17,14 @@ let current = "en";
 let strings = {};
 let english = {};
 let plural = new Intl.PluralRules("en");
+// "(hover: none) and (pointer: coarse)": the main pointer is a finger (a phone or tablet; a touch laptop with a mouse
+// or touchpad is not one).  Read on every text, so a tablet that gets a mouse follows on the next redraw.
+const TOUCH = typeof matchMedia === "function" ? matchMedia("(hover: none) and (pointer: coarse)") : null;
+
+/** Whether this screen is worked with a finger (then instructions say tap and name no keys). */
+export function touchScreen() {
+  return !!(TOUCH && TOUCH.matches);
+}
 
 export function detectLanguage() {
   const asked = new URLSearchParams(location.search).get("lang");
@@ -81,7 +92,8 @@ export function fmt(template, params = {}) {
 
 /** The text of ``key`` in the current language, with its {parameters} filled in. */
 export function t(key, params) {
-  const s = strings[key] ?? english[key];
+  const touch = touchScreen() ? strings[`${key}.touch`] ?? english[`${key}.touch`] : undefined;
+  const s = touch ?? strings[key] ?? english[key];
   if (s === undefined) return key;
   return params ? fmt(s, params) : s;
 }
