@@ -118,12 +118,15 @@ ROUTE_POINT = """(code) => {
 
 def press(page: Any, locator: Any) -> None:
     """Click a board target; one covered by another drawing (a badge) is reached from the keyboard (Tab + Enter,
-    as a player may)."""
+    as a player may). Whether it is covered is asked first (a trial click sends nothing): a real click that times out
+    on a busy machine has often been made already, and pressing Enter after it would act twice."""
     try:
-        locator.click(timeout=2000)
+        locator.click(trial=True, timeout=2000)
     except Exception:  # noqa: BLE001 - covered: the keyboard reaches every highlighted target
         locator.focus()
         page.keyboard.press("Enter")
+        return
+    locator.click()
 
 
 def board(page: Any, key: str) -> Any:

@@ -14,6 +14,8 @@ import { t } from "./i18n.js";
 
 const BASE_WIDTH = 1071; // the 4-5 side; the 2-3 side is drawn at a larger scale
 const BASE_HEIGHT = 830;
+/** The smallest a house's tap area (22 k units) is drawn on a wide screen, in CSS px: the base board's at 1280x800. */
+const HOUSE_PX = 18.5;
 /** Britannia's countries: the colour of their routes and city banners (England's routes are the plain ones). */
 export const COUNTRY_COLOUR = { England: "#efe3c0", Wales: "#93592a", Scotland: "#2f68b0" };
 /** The permanent markers of the expansion maps' sea routes: a symbol drawn on the badge. */
@@ -77,6 +79,9 @@ export class BoardView {
       role: "img",
       "aria-label": layout.map ? t("board.ariaMap", { map: t(`map.${layout.map}`) }) : t("board.aria", { side: layout.side }),
     });
+    // Beside the side column a tall map is fitted to the window's height (app.css), but never drawn so small that a
+    // house's tap area is under HOUSE_PX CSS px (the base board's at 1280x800): the floor of that height.
+    this.svg.style.setProperty("--board-floor", `${Math.ceil((layout.height * HOUSE_PX) / (22 * this.k))}px`);
     this.track = s("svg", { class: "track", viewBox: "0 0 1000 92", role: "img", "aria-label": t("board.track") });
     clear(container);
     container.append(this.svg);
@@ -129,7 +134,33 @@ export class BoardView {
 
   inCity(pt, c, margin) {
     const b = this.cityBox(c);
-    return pt[0] > b.x - margin && pt[0] < b.x + b.w + margin && pt[1] > b.y - margin && pt[1] < b.y + b.h + margin;
+    const inBox = pt[0] > b.x - margin && pt[0] < b.x + b.w + margin && pt[1] > b.y - margin && pt[1] < b.y + b.h + margin;
+    if (inBox) return true;
+    // What the city draws above its box and takes clicks for it: the ability pills and Britannia's permission seal.
+    const above = this.cityTop(c);
+    if (!above) return false;
+    return pt[0] > c.x - above.w / 2 - margin && pt[0] < c.x + above.w / 2 + margin && pt[1] > above.y - margin && pt[1] < b.y;
+  }
+
+  /** The band above a city's box taken by its ability pills and permission seal ({y: top, w: width}), or null. */
+  cityTop(c) {
+    const k = this.k;
+    const b = this.cityBox(c);
+    const abilities = c.abilities || (c.ability ? [c.ability] : []);
+    const seal = (this.layout.permission_cities || {})[c.code];
+    if (!abilities.length && !seal) return null;
+    let y = b.y - ((c.countries || []).some((x) => x !== "England") ? 4.5 * k : 0) - (c.green ? 4 * k : 0);
+    let w = 0;
+    if (abilities.length) {
+      y -= 15 * k;
+      w = abilities.reduce((x, a) => x + ((abilityShort(a).length) * 5.6 + 12) * k + 4 * k, 0);
+    }
+    if (seal) {
+      const label = `✉ ${seal.map((x) => t(`country.${x}.short`)).join("/")}`;
+      y -= 16 * k;
+      w = Math.max(w, (label.length * 5.4 + 16) * k);
+    }
+    return { y, w };
   }
 
   computeGeometry() {
@@ -162,9 +193,11 @@ export class BoardView {
         return best;
       };
       const side = room(1) >= room(-1) ? 1 : -1;
-      let chosen = null;
-      for (let step = 0; step <= 16; step++) {
-        const bulge = step * 0.09 * len * side;
+      // The straight line, then ever larger bulges (the roomier side first): the first curve long enough for the
+      // houses whose houses keep clear of other routes' houses (two routes leaving a city at a narrow angle), or
+      // else the first long enough.
+      const placedHouses = [...this.houseXY.values()];
+      const curve = (bulge) => {
         const ctrl = [mid[0] + nrm[0] * bulge * 2, mid[1] + nrm[1] * bulge * 2];
         const N = 120;
         const pts = [];
@@ -178,25 +211,61 @@ export class BoardView {
         let i1 = N;
         while (i1 > 0 && this.inCity(pts[i1], B, margin)) i1--;
         const usable = cum[i1] - cum[i0];
-        chosen = { ctrl, pts, cum, i0, i1, usable, bulge };
-        if (usable >= n * pitch) break;
-      }
-      const { ctrl, pts, cum, i0, usable } = chosen;
-      const p = Math.min(maxPitch, Math.max(usable / n, 14 * k));
-      const start = cum[i0] + (usable - n * p) / 2;
-      const at = (dist) => {
-        let j = 1;
-        while (j < cum.length - 1 && cum[j] < dist) j++;
-        const t = (dist - cum[j - 1]) / (cum[j] - cum[j - 1] || 1);
-        return [pts[j - 1][0] + (pts[j][0] - pts[j - 1][0]) * t, pts[j - 1][1] + (pts[j][1] - pts[j - 1][1]) * t];
+        const p = Math.min(maxPitch, Math.max(usable / n, 14 * k));
+        const start = cum[i0] + (usable - n * p) / 2;
+        const at = (dist) => {
+          let j = 1;
+          while (j < cum.length - 1 && cum[j] < dist) j++;
+          const t = (dist - cum[j - 1]) / (cum[j] - cum[j - 1] || 1);
+          return [pts[j - 1][0] + (pts[j][0] - pts[j - 1][0]) * t, pts[j - 1][1] + (pts[j][1] - pts[j - 1][1]) * t];
+        };
+        const spots = r.houses.map((_, i) => at(start + p * (i + 0.5)));
+        const clear = spots.every(([x, y]) => placedHouses.every(([hx, hy]) => Math.hypot(hx - x, hy - y) >= pitch));
+        return { ctrl, spots, usable, bulge, clear };
       };
-      r.houses.forEach((hs, i) => this.houseXY.set(hs.name, at(start + p * (i + 0.5))));
+      let chosen = null;
+      let fallback = null;
+      for (let step = 0; step <= 16 && !chosen; step++) {
+        for (const sign of step ? [side, -side] : [side]) {
+          const c = curve(step * 0.09 * len * sign);
+          if (c.usable < n * pitch && step < 16) continue;
+          if (!fallback && sign === side) fallback = c;
+          if (c.clear) {
+            chosen = c;
+            break;
+          }
+        }
+      }
+      chosen = chosen || fallback || curve(16 * 0.09 * len * side);
+      const { ctrl } = chosen;
+      r.houses.forEach((hs, i) => this.houseXY.set(hs.name, chosen.spots[i]));
       const apex = bezier(a, ctrl, b, 0.5);
       // The marker sits beside the route, on the side with more room.
       const mside = chosen.bulge !== 0 ? Math.sign(chosen.bulge) : side;
       const markerNormal = [nrm[0] * mside, nrm[1] * mside];
       const path = chosen.bulge === 0 ? `M${a[0]},${a[1]} L${b[0]},${b[1]}` : `M${a[0]},${a[1]} Q${ctrl[0]},${ctrl[1]} ${b[0]},${b[1]}`;
       this.routeGeom.set(r.code, { path, apex, markerNormal, tavern: r.tavern, ctrl: chosen.bulge === 0 ? null : ctrl, a: r.cities[0], b: r.cities[1] });
+    }
+    // A tavern (where a start marker lies) printed over a house or a city as this board draws them moves to the
+    // nearest clear spot, so that its marker never covers a house.
+    const taverns = [];
+    for (const r of this.layout.routes) {
+      if (!r.tavern) continue;
+      const geo = this.routeGeom.get(r.code);
+      const [w, hgt] = [38 * k, 30 * k];
+      let spot = null;
+      for (let d = 0; d <= 120 * k && !spot; d += 4 * k) {
+        for (let i = 0; i < (d ? 24 : 1); i++) {
+          const x = r.tavern[0] + d * Math.cos((i * Math.PI) / 12);
+          const y = r.tavern[1] + d * Math.sin((i * Math.PI) / 12);
+          if (!this.tileClash(x, y, w, hgt, taverns)) {
+            spot = [x, y];
+            break;
+          }
+        }
+      }
+      geo.tavern = spot || r.tavern;
+      taverns.push({ x: geo.tavern[0], y: geo.tavern[1], w, hgt });
     }
   }
 
@@ -678,7 +747,7 @@ export class BoardView {
     for (const r of this.layout.routes) {
       if (!r.tavern) continue;
       const geo = this.routeGeom.get(r.code);
-      const [x, y] = r.tavern;
+      const [x, y] = geo.tavern;
       taverns.append(
         s("line", { x1: x, y1: y, x2: geo.apex[0], y2: geo.apex[1], class: "tavern-link", "stroke-width": 2 * k }),
         s("rect", { x: x - 19 * k, y: y - 15 * k, width: 38 * k, height: 30 * k, rx: 5 * k, class: "tavern" }),
@@ -999,26 +1068,65 @@ export class BoardView {
     return [geo.apex[0] - nx * d, geo.apex[1] - ny * d]; // no room at the board's edge: the other side
   }
 
+  /** Whether a w x hgt tile centred on (x, y) leaves the board or covers a house's tap area, a city (its box and
+   * what it draws above) or a tile of ``placed`` ({x, y, w, hgt}). */
+  tileClash(x, y, w, hgt, placed = []) {
+    const k = this.k;
+    return x - w / 2 < 4 || y - hgt / 2 < 4 || x + w / 2 > this.layout.width - 4 || y + hgt / 2 > this.layout.height - 4 ||
+      placed.some((r) => Math.abs(r.x - x) < (r.w + w) / 2 + 3 * k && Math.abs(r.y - y) < (r.hgt + hgt) / 2 + 3 * k) ||
+      [...this.houseXY.values()].some(([hx, hy]) => Math.abs(hx - x) < w / 2 + 12.5 * k && Math.abs(hy - y) < hgt / 2 + 12.5 * k) ||
+      this.layout.cities.some((c) => {
+        const b = this.cityBox(c);
+        const top = this.cityTop(c);
+        const inBox = x + w / 2 > b.x - 3 * k && x - w / 2 < b.x + b.w + 3 * k && y + hgt / 2 > b.y - 6 * k && y - hgt / 2 < b.y + b.h + 3 * k;
+        const inTop = top && x + w / 2 > c.x - top.w / 2 - 3 * k && x - w / 2 < c.x + top.w / 2 + 3 * k && y + hgt / 2 > top.y - 3 * k && y - hgt / 2 < b.y;
+        return inBox || inTop;
+      });
+  }
+
+  /**
+   * Centre of a w x hgt tile beside a route, clear of every house's tap area, the cities (their boxes and what they
+   * draw above them) and the tiles in ``placed`` ({x, y, w, hgt}): the nearest such spot on the roomier side, then
+   * the other, further out step by step (besideRoute's spot when there is none).
+   */
+  clearBeside(geo, w, hgt, placed, extra = 0) {
+    const k = this.k;
+    const clash = (x, y) => this.tileClash(x, y, w, hgt, placed);
+    const [nx, ny] = geo.markerNormal;
+    for (const more of [0, 4, 8, 13, 19, 26, 34, 43, 53, 64, 76].map((v) => v * k + extra)) {
+      for (const side of [1, -1]) {
+        const d = 12 * k + Math.abs(nx) * (w / 2) + Math.abs(ny) * (hgt / 2) + more;
+        const x = geo.apex[0] + side * nx * d;
+        const y = geo.apex[1] + side * ny * d;
+        if (!clash(x, y)) return [x, y];
+      }
+    }
+    return this.besideRoute(geo, w, hgt, extra);
+  }
+
   drawMarkers(state, keys) {
     const k = this.k;
     const g = clear(this.gMarkers);
-    // A "Claim" badge on every claimable route (clicking it opens the benefit chooser).
+    if (!this.permanentXY) this.permanentXY = this.placePermanent();
+    // Tiles already on the board: the permanent markers' badges, then each bonus marker as it is placed.
+    const placed = [...this.permanentXY.values()].map(({ x, y, w, hgt }) => ({ x, y, w, hgt }));
+    const markers = [];
+    for (const [route, type] of Object.entries(state.route_markers || {})) {
+      const geo = this.routeGeom.get(route);
+      if (!geo) continue;
+      const label = markerShort(type);
+      const w = Math.max(24, label.length * 7 + 10) * k;
+      const [x, y] = geo.tavern || this.clearBeside(geo, w, 20 * k, placed);
+      placed.push({ x, y, w, hgt: 20 * k });
+      markers.push({ route, type, label, x, y, w });
+    }
+    // A "Claim" badge on every claimable route (clicking it opens the benefit chooser), clear of the markers.
     for (const [key, kind] of keys) {
       if (kind !== "claim" || !key.startsWith("r:")) continue;
       const geo = this.routeGeom.get(key.slice(2));
       if (!geo) continue;
-      const route = this.routeByCode.get(key.slice(2));
-      const hasMarker = (state.route_markers && state.route_markers[key.slice(2)] && !geo.tavern) || (route && route.permanent);
-      let [x, y] = this.besideRoute(geo, 44 * k, 18 * k, hasMarker ? 26 * k : 0);
-      const pm = route && route.permanent && this.permanentXY ? this.permanentXY.get(route.code) : null;
-      if (pm) {
-        // Beyond the route's permanent marker, seen from the route.
-        const dx = pm.x - geo.apex[0];
-        const dy = pm.y - geo.apex[1];
-        const len = Math.hypot(dx, dy) || 1;
-        const d = Math.abs(dx / len) * (pm.w / 2 + 26 * k) + Math.abs(dy / len) * (pm.hgt / 2 + 13 * k);
-        [x, y] = [pm.x + (dx / len) * d, pm.y + (dy / len) * d];
-      }
+      const [x, y] = this.clearBeside(geo, 44 * k, 18 * k, placed);
+      placed.push({ x, y, w: 44 * k, hgt: 18 * k });
       g.append(
         s(
           "g",
@@ -1029,12 +1137,7 @@ export class BoardView {
         ),
       );
     }
-    for (const [route, type] of Object.entries(state.route_markers || {})) {
-      const geo = this.routeGeom.get(route);
-      if (!geo) continue;
-      const label = markerShort(type);
-      const w = Math.max(24, label.length * 7 + 10) * k;
-      const [x, y] = geo.tavern || this.besideRoute(geo, w, 20 * k);
+    for (const { route, type, label, x, y, w } of markers) {
       const key = `r:${route}`;
       const kind = keys.get(key);
       g.append(
