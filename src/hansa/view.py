@@ -264,24 +264,13 @@ def move_delta(before: GameState, after: GameState) -> dict[str, Any]:
         ]
         if offices:
             out["offices"] = offices
-    extras: list[list[Any]] = []
-    if before.extras != after.extras:
-        extras = [
-            [c.code, [_piece(x) for x in before.extras[c.index]], [_piece(x) for x in after.extras[c.index]]]
-            for c in board.cities
-            if before.extras[c.index] != after.extras[c.index]
-        ]
-        if extras:
-            out["extra_offices"] = extras
-    right: list[list[Any]] = []
-    if before.right_offices != after.right_offices:
-        right = [
-            [c.code, [_piece(x) for x in before.right_offices[c.index]], [_piece(x) for x in after.right_offices[c.index]]]
-            for c in board.cities
-            if before.right_offices[c.index] != after.right_offices[c.index]
-        ]
-        if right:
-            out["right_offices"] = right
+    for key, was, now in (("extra_offices", before.extras, after.extras),
+                          ("right_offices", before.right_offices, after.right_offices)):
+        if was != now:
+            changed = [[c.code, [_piece(x) for x in was[c.index]], [_piece(x) for x in now[c.index]]]
+                       for c in board.cities if was[c.index] != now[c.index]]
+            if changed:
+                out[key] = changed
     if before.table != after.table:
         table = [[i, _piece(a), _piece(b)] for i, (a, b) in enumerate(zip(before.table, after.table)) if a != b]
         if table:
@@ -294,7 +283,7 @@ def move_delta(before: GameState, after: GameState) -> dict[str, Any]:
         ]
         if markers:
             out["route_markers"] = markers
-    touched = {row[0] for row in offices} | {row[0] for row in extras} | {row[0] for row in right}  # with offices
+    touched = {row[0] for key in ("offices", "extra_offices", "right_offices") for row in out.get(key, ())}  # with offices
     if touched:
         controllers = []
         for c in board.cities:

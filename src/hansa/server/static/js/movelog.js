@@ -86,9 +86,9 @@ export class MoveLog {
     }
   }
 
-  append(entries) {
+  /** The list items of ``entries`` (a turn heading where the turn changes from ``turn``), remembered by move. */
+  build(entries, turn) {
     const ctx = this.context();
-    let turn = this.entries.length ? this.entries[this.entries.length - 1].turn : null;
     const frag = document.createDocumentFragment();
     for (const e of entries) {
       if (e.turn !== turn) frag.append(logTurnHead(e.turn));
@@ -96,23 +96,19 @@ export class MoveLog {
       const li = logItem(e, ctx, { onHover: this.onHover });
       this.items.set(e.n, li);
       frag.append(li);
-      this.entries.push(e);
     }
-    this.list.append(frag);
+    return { frag, turn };
+  }
+
+  append(entries) {
+    const last = this.entries.length ? this.entries[this.entries.length - 1].turn : null;
+    this.list.append(this.build(entries, last).frag);
+    this.entries.push(...entries);
   }
 
   /** Older entries (ending just before the first shown), put on top without moving what the reader sees. */
   prepend(entries) {
-    const ctx = this.context();
-    const frag = document.createDocumentFragment();
-    let turn = null;
-    for (const e of entries) {
-      if (e.turn !== turn) frag.append(logTurnHead(e.turn));
-      turn = e.turn;
-      const li = logItem(e, ctx, { onHover: this.onHover });
-      this.items.set(e.n, li);
-      frag.append(li);
-    }
+    const { frag, turn } = this.build(entries, null);
     // The turn the old top entry belongs to is now headed above the prepended ones.
     const head = this.list.firstElementChild;
     if (head && head.classList.contains("log-turn") && this.entries.length && this.entries[0].turn === turn) head.remove();
