@@ -63,31 +63,81 @@ def public_state(state: GameState) -> dict[str, Any]:
         owner = state.controller(c.index)
         if owner is not None:
             controllers[c.code] = -1 if owner == NEUTRAL else owner
-    players = []
-    for p in range(state.players):
-        abilities = {}
-        for a, name in enumerate(ABILITY_NAMES):
-            level = state.ability_level(p, a)
-            abilities[name] = {
-                "level": level,
-                "max": ABILITY_MAX[a],
-                "value": _ability_value(a, level),
-                "track": [_ability_value(a, i) for i in range(ABILITY_MAX[a] + 1)],
-            }
-        players.append(
-            {
-                "seat": p,
-                "supply": {"T": state.sup_t[p], "M": state.sup_m[p]},
-                "stock": {"T": state.stk_t[p], "M": state.stk_m[p]},
-                "abilities": abilities,
-                "score": state.score[p],
-                "markers": [MARKER_NAMES[m] for m in state.markers[p]],
-                "used_markers": [MARKER_NAMES[m] for m in state.used_markers[p]],
-                "plate": len(state.plate[p]),
-                "offices": state.office_count(p),
-                "east_west": p in state.ew_paid,
-            }
-        )
+    out: dict[str, Any] = {
+        "side": board.side,
+        "players": players_json(state),
+        "houses": houses,
+        "route_markers": markers,
+        "offices": offices,
+        "extra_offices": extras,
+        "right_offices": right,
+        "controllers": controllers,
+        "coellen_table": [_piece(code) for code in state.table],
+        "completed_cities": state.completed,
+        "east_west_paid": list(state.ew_paid),
+        "hidden_markers": len(state.marker_supply),
+        "turn": turn_json(state),
+        "pawn": board.provinces[state.pawn].code if state.pawn >= 0 else None,
+        "over": state.is_over,
+    }
+    if state.is_over:
+        out["result"] = result_json(state)
+    return out
+
+
+def result_json(state: GameState) -> dict[str, Any]:
+    """The final result of an ended game: what ended it, every seat's scoring by category, the winners."""
+    scores = final_scores(state)
+    return {
+        "end_triggers": list(state.end_triggers),
+        "scores": [s.to_json() for s in scores],
+        "winners": winners(state, scores),
+    }
+
+
+def players_json(state: GameState) -> list[dict[str, Any]]:
+    """Every seat's desk as every player may see it: supply, stock, abilities, score, markers, offices."""
+    return [desk_json(state, p) for p in range(state.players)]
+
+
+def desk_json(state: GameState, p: int) -> dict[str, Any]:
+    """One seat's desk (an item of :func:`players_json`)."""
+    abilities = {}
+    for a, name in enumerate(ABILITY_NAMES):
+        level = state.ability_level(p, a)
+        abilities[name] = {
+            "level": level,
+            "max": ABILITY_MAX[a],
+            "value": _ability_value(a, level),
+            "track": [_ability_value(a, i) for i in range(ABILITY_MAX[a] + 1)],
+        }
+    return {
+        "seat": p,
+        "supply": {"T": state.sup_t[p], "M": state.sup_m[p]},
+        "stock": {"T": state.stk_t[p], "M": state.stk_m[p]},
+        "abilities": abilities,
+        "score": state.score[p],
+        "markers": [MARKER_NAMES[m] for m in state.markers[p]],
+        "used_markers": [MARKER_NAMES[m] for m in state.used_markers[p]],
+        "plate": len(state.plate[p]),
+        "offices": state.office_count(p),
+        "east_west": p in state.ew_paid,
+    }
+
+
+def _desk_key(state: GameState, p: int) -> tuple[Any, ...]:
+    """What :func:`desk_json` of seat ``p`` is made of, cheap to compare (a desk is built only when it changed)."""
+    return (
+        state.sup_t[p], state.sup_m[p], state.stk_t[p], state.stk_m[p], state.score[p],
+        tuple(state.ability_level(p, a) for a in range(len(ABILITY_NAMES))),
+        tuple(state.markers[p]), tuple(state.used_markers[p]), len(state.plate[p]), state.office_count(p),
+        p in state.ew_paid,
+    )
+
+
+def turn_json(state: GameState) -> dict[str, Any]:
+    """Whose decision it is and where the turn stands (phase, actions, the relocation or permanent marker at hand)."""
+    board = state.board
     turn: dict[str, Any] = {
         "number": state.turn,
         "current": state.current,
@@ -126,31 +176,7 @@ def public_state(state: GameState) -> dict[str, Any]:
             }
             for i, (c, mask) in enumerate(board.permission_cities)
         ]
-    out: dict[str, Any] = {
-        "side": board.side,
-        "players": players,
-        "houses": houses,
-        "route_markers": markers,
-        "offices": offices,
-        "extra_offices": extras,
-        "right_offices": right,
-        "controllers": controllers,
-        "coellen_table": [_piece(code) for code in state.table],
-        "completed_cities": state.completed,
-        "east_west_paid": list(state.ew_paid),
-        "hidden_markers": len(state.marker_supply),
-        "turn": turn,
-        "pawn": board.provinces[state.pawn].code if state.pawn >= 0 else None,
-        "over": state.is_over,
-    }
-    if state.is_over:
-        scores = final_scores(state)
-        out["result"] = {
-            "end_triggers": list(state.end_triggers),
-            "scores": [s.to_json() for s in scores],
-            "winners": winners(state, scores),
-        }
-    return out
+    return turn
 
 
 def board_layout(board: Board) -> dict[str, Any]:
@@ -241,8 +267,11 @@ def board_layout(board: Board) -> dict[str, Any]:
 def move_delta(before: GameState, after: GameState) -> dict[str, Any]:
     """What one move changed on the table, in public terms (for clients that show or animate it): the houses,
     offices, extra offices, Coellen table spaces and route markers that changed (``[before, after]`` each, pieces
-    as in :func:`public_state`), the score gained per seat, the pawn and the completed-cities count.  Only the
-    parts that changed are present.  No hidden information: markers are named only once face up on the board."""
+    as in :func:`public_state`), the score gained per seat, the pawn and the completed-cities count; the desks'
+    fields that changed (``players``: ``[seat, key, before, after]``), the turn's (``turn``: ``{key: [before,
+    after]}``, null for a key absent on that side) and the rest of the public state's (``public``:
+    ``east_west_paid``, ``hidden_markers``, ``over``, ``result``), so that every recent position can be shown whole
+    from the newest one.  Only the parts that changed are present.  No hidden information: markers are named only once face up on the board."""
     board = before.board
     out: dict[str, Any] = {}
     # each part is compared whole first (a list comparison): a move changes few of them
@@ -302,4 +331,30 @@ def move_delta(before: GameState, after: GameState) -> dict[str, Any]:
         ]
     if before.completed != after.completed:
         out["completed_cities"] = [before.completed, after.completed]
+    # the desks, the turn and the rest of the public state, so that a client can show any recent position whole
+    desks = []
+    for seat in range(after.players):
+        if _desk_key(before, seat) != _desk_key(after, seat):
+            was, now = desk_json(before, seat), desk_json(after, seat)
+            desks.extend([seat, key, was[key], now[key]] for key in now if was[key] != now[key])
+    if desks:
+        out["players"] = desks
+    turn_before, turn_after = turn_json(before), turn_json(after)
+    turn = {
+        key: [turn_before.get(key), turn_after.get(key)]
+        for key in (*turn_before, *(k for k in turn_after if k not in turn_before))
+        if turn_before.get(key) != turn_after.get(key)
+    }
+    if turn:
+        out["turn"] = turn
+    rest: dict[str, Any] = {}
+    if before.ew_paid != after.ew_paid:
+        rest["east_west_paid"] = [list(before.ew_paid), list(after.ew_paid)]
+    if len(before.marker_supply) != len(after.marker_supply):
+        rest["hidden_markers"] = [len(before.marker_supply), len(after.marker_supply)]
+    if before.is_over != after.is_over:
+        rest["over"] = [before.is_over, after.is_over]
+        rest["result"] = [result_json(before) if before.is_over else None, result_json(after) if after.is_over else None]
+    if rest:
+        out["public"] = rest
     return out

@@ -48,7 +48,8 @@ def hansa_command() -> list[str]:
 class Server:
     """``hansa serve`` on a free port with its own SQLite database; restartable on the same port and file."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, extra: list[str] | None = None) -> None:
+        self.extra = extra or []
         self.port = free_port()
         self.db = tmp / "db.sqlite3"
         self.base = f"http://127.0.0.1:{self.port}"
@@ -62,6 +63,7 @@ class Server:
             # The defaults (10 creations a minute, 20 running games and 20 sockets per client) are for hostile
             # clients; these tests legitimately create many games and open many pages from one address.
             "--create-per-minute", "100000", "--max-live-games-per-client", "100000", "--ws-per-client", "1000",
+            *self.extra,
         ]
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         with open(self.log, "ab") as out:

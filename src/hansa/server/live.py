@@ -249,6 +249,7 @@ def _view_parts(
     head = {
         "id": live.id,
         "version": live.version,
+        "revision": live.stored,
         "status": live.status,
         "note": live.status_note,
         "error": live.error,

@@ -2,9 +2,12 @@
 // The seat token is read from the URL fragment (never sent to the server in a URL) and travels in the
 // X-Hansa-Token header (REST) or as a WebSocket subprotocol.
 //
-// Following the game: the moves of others are played back one at a time (settings: slow, normal, fast, instant)
-// with a caption in plain words, pieces flying from where they came and points rising where they were scored;
-// afterwards every place they changed stays marked until your next move.  The log tells every move in sentences;
+// Following the game: one timeline (playback.js).  The page shows one position at a time on every part of it
+// (board, caption, desks, log, top bar); the moves of others are played back one at a time (settings: slow,
+// normal, fast, instant) with a caption in plain words, pieces flying from where they came and points rising where
+// they were scored, never more than ~2 s behind the newest move and never backwards; when this page must decide,
+// the newest position and the prompt show at once.  Every place the others changed stays marked until your next
+// move.  The log tells every move in sentences;
 // pointing at an entry marks its place on the board.
 
 import { api, ApiError, CLOSE, LiveSocket, gameIdFromLocation, tokenFromLocation } from "./api.js";
@@ -13,7 +16,7 @@ import { caption, pointsText, routeName, cityName } from "./captions.js";
 import { h, clear, put, $ } from "./dom.js";
 import { describeMove, renderDesks, renderStatus, scoreTable, nameTag, seatName, swatchTag } from "./panels.js";
 import { scoreChart } from "./chart.js";
-import { PACES, Player, stepsSince } from "./playback.js";
+import { PACES, Timeline } from "./playback.js";
 import { loadSettings, saveSettings } from "./settings.js";
 import { Zoom } from "./zoom.js";
 import { errorHead, errorMessage, initLanguage, language, languagePicker, t, tn, touchScreen } from "./i18n.js";
@@ -68,8 +71,9 @@ const el = {
   takeover: $("#takeover"),
 };
 
-let view = null; // the newest view from the server (legal moves, desks)
-let shown = -1; // the version the board shows (behind `view` while moves are played back)
+let latest = null; // the newest view from the server
+let view = null; // the view the page shows: `latest`, or while moves are played back the position of one of them
+let drawn = -1; // the version the page was last drawn at
 let layout = null;
 let board = null;
 let zoom = null;
@@ -85,7 +89,7 @@ let lastMarks = new Map(); // places changed by others since this seat's last mo
 let hintMarks = new Map();
 let hoverMarks = new Map();
 let hintShown = null; // {version, move, text}
-const player = new Player({ show: showStep, done: playbackDone });
+const timeline = new Timeline({ show: showStep });
 let moveLog = null; // the whole game's log (movelog.js), made once the language is known
 const serverTime = new ServerTime(); // the clocks count from the server's time, never the browser's
 
@@ -94,7 +98,9 @@ const serverTime = new ServerTime(); // the clocks count from the server's time,
 // Only running games take moves; the others show their status (over, stopped, abandoned; or, known from the
 // WebSocket's close code, deleted or damaged) and keep the record and the replay.
 const running = (v) => !!v && v.status === "running";
-const mine = (v) => running(v) && v.legal.length > 0 && !player.playing;
+const mine = (v) => running(v) && v.legal.length > 0 && v === latest;
+/** The page is behind the newest view (moves of others being played back). */
+const behind = () => !!latest && view !== latest;
 const HALTED = new Set(["stopped", "abandoned", "deleted", "damaged"]);
 const GONE = new Set(["deleted", "damaged"]); // nothing left to download or replay
 const routeOfHouse = (house) => house.slice(0, house.lastIndexOf(":"));
@@ -286,7 +292,7 @@ function highlights() {
 let pending = null;
 
 async function send(move) {
-  if (!view || busy || pending === view.version || player.playing) return;
+  if (!view || busy || pending === view.version || behind()) return;
   closePopup();
   const sent = view.version;
   pending = sent;
@@ -295,7 +301,7 @@ async function send(move) {
   try {
     const v = await api.move(gameId, token, move, sent, seat);
     clearError();
-    if (v.version >= view.version) receive(v);
+    receive(v);
   } catch (err) {
     showError(err);
     if (err.status === 409 || err.status === 403) refresh();
@@ -353,7 +359,7 @@ el.dialog.addEventListener("click", (ev) => {
 });
 
 async function undo() {
-  if (busy || pending !== null || !view || player.playing) return;
+  if (busy || pending !== null || !view || behind()) return;
   busy = true;
   try {
     const v = await api.undo(gameId, token, view.version);
@@ -598,9 +604,9 @@ document.addEventListener("keydown", (ev) => {
   } else if (key === "h" && $("#hint-btn")) {
     ev.preventDefault();
     hint();
-  } else if (key === " " && player.playing) {
+  } else if (key === " " && behind()) {
     ev.preventDefault();
-    player.skip();
+    timeline.skip();
   } else if ((key === "+" || key === "=") && zoom) zoom.step(1.4);
   else if (key === "-" && zoom) zoom.step(1 / 1.4);
   else if (key === "0" && zoom) zoom.reset();
@@ -622,9 +628,9 @@ function renderControls() {
   el.spectator.hidden = isPlayer || !running(view);
   if (!isPlayer) return;
   const st = view.state;
-  if (player.playing) {
+  if (behind()) {
     el.prompt.append(h("b", { text: t("prompt.watching") + " " }));
-    el.buttons.append(h("div", { class: "btn-group" }, h("button", { type: "button", class: "act", id: "skip-btn", text: t("prompt.skip"), onclick: () => player.skip() })));
+    el.buttons.append(h("div", { class: "btn-group" }, h("button", { type: "button", class: "act", id: "skip-btn", text: t("prompt.skip"), onclick: () => timeline.skip() })));
     el.input.disabled = true;
     el.sendBtn.disabled = true;
     return;
@@ -765,67 +771,70 @@ el.form.addEventListener("submit", (ev) => {
 
 // ------------------------------------------------------------------ receiving views and playing them back
 
-/** A view from the server (a move's answer, the socket, a reload).  Others' moves are played back first. */
+/** ``v`` is at least as new as ``old``: a later revision of the stored game (moves, undos, votes, clocks all count),
+ * or for views without one, at least as many moves. */
+function newer(v, old) {
+  if (v.revision !== undefined && old.revision !== undefined) return v.revision > old.revision || (v.revision === old.revision && v.version >= old.version);
+  return v.version >= old.version;
+}
+
+/** A view from the server (a move's answer, the socket, a reload): onto the timeline. */
 function receive(v, { back = false } = {}) {
   serverTime.sync(v.now);
-  if (!back && view && v.version < view.version && v.status === view.status) return; // an older answer overtaken
+  if (!back && latest && !newer(v, latest) && v.status === latest.status) return; // an older answer overtaken
   // A game that has stopped, ended or gone never runs again: a late answer from before (a reload sent as the
   // socket said "damaged") must not bring it back.
-  if (!back && view && view.status !== "running" && v.status === "running" && v.version <= view.version) return;
-  const prev = view;
-  view = v;
-  ctx = context(v);
-  if (back) player.skip();
-  if (!prev || back || shown < 0 || settings.pace === "instant" || v.version <= shown) {
-    adopt();
-    return;
-  }
-  const steps = stepsSince(v, shown);
-  if (!steps || !steps.some((s) => !controls(s.entry.seat))) {
-    adopt();
-    return;
-  }
-  // The moves already shown while an earlier playback ran are not shown twice.
-  const fresh = steps.filter((s) => s.entry.n > (player.lastQueued || shown));
-  player.lastQueued = v.version;
-  renderControls();
-  player.play(fresh.map((s) => (controls(s.entry.seat) ? { ...s, quick: true } : s)), PACES[settings.pace]);
+  if (!back && latest && latest.status !== "running" && v.status === "running" && v.version <= latest.version) return;
+  latest = v;
+  timeline.update(v, {
+    // The viewer must decide: the newest position and the prompt now, whatever was playing (no clock time lost).
+    jump: back || (running(v) && v.legal.length > 0) || !view,
+    pace: PACES[settings.pace],
+    // moves this page made itself are known already: no pause for them
+    quick: (e) => controls(e.seat) && e.by !== "bot" && e.by !== "clock",
+  });
 }
 
 function context(v) {
   return { players: v.players, neutral: v.neutral_colour, layout, phase: v.state.turn.phase, you: v.you };
 }
 
+/** The newest view as it was at move ``n`` (whose public position is ``state``): nothing to decide there yet. */
+function viewAt(v, n, state) {
+  return { ...v, version: n, state, legal: [], undo: 0, status: v.status === "over" ? "running" : v.status, log: v.log.filter((e) => e.n <= n) };
+}
+
 let playSources = [];
 
+/** The timeline shows a position: the whole page at it, and the move that led there animated over ``ms``. */
 function showStep(step, ms) {
+  view = step.latest ? latest : viewAt(latest, step.entry.n, step.after);
   const entry = step.entry;
-  if (!playSources.turn || playSources.turn !== entry.turn) {
+  if (!entry || !playSources.turn || playSources.turn !== entry.turn) {
     playSources = [];
-    playSources.turn = entry.turn;
+    playSources.turn = entry ? entry.turn : null;
   }
-  shown = entry.n;
-  board.render(step.after, colours(), {});
-  const cap = caption(entry, ctx);
-  lastMarks = new Map(cap.keys.map((k) => [k, "last"]));
-  drawMarks();
-  const scoredAt = entry.json && entry.json.type === "claim" ? `r:${entry.json.route}` : cap.keys[0];
-  board.animate(entry.delta, playSources, step.quick ? 0 : Math.round(ms * 0.7), scoredAt);
-  renderCaption(entry, cap);
-  document.body.dataset.shown = String(shown);
-}
-
-function playbackDone() {
-  player.lastQueued = 0;
-  playSources = [];
   adopt();
+  if (!entry) return;
+  const animated = [...(step.also || []).map((s) => s.entry), entry];
+  if (!step.latest) {
+    const cap = caption(entry, ctx);
+    lastMarks = new Map(cap.keys.map((k) => [k, "last"]));
+    drawMarks();
+  }
+  for (const e of animated) {
+    if (!e.delta) continue;
+    const cap = caption(e, ctx);
+    const scoredAt = e.json && e.json.type === "claim" ? `r:${e.json.route}` : cap.keys[0];
+    board.animate(e.delta, playSources, Math.round(ms * 0.7), scoredAt);
+  }
 }
 
-/** Show the newest view completely: board, desks, controls, log, banners. */
+/** Show the view the timeline is at completely: board, desks, controls, log, banners. */
 function adopt() {
   const v = view;
-  const changed = shown !== v.version;
-  shown = v.version;
+  const changed = drawn !== v.version;
+  drawn = v.version;
   if (changed) {
     mode = null;
     closePopup();
@@ -849,6 +858,7 @@ function adopt() {
   el.title.textContent = v.players.map((p) => p.name).join(" · ");
   document.body.dataset.version = String(v.version);
   document.body.dataset.shown = String(v.version);
+  document.body.dataset.latest = String(latest.version);
   document.body.dataset.mine = mine(v) ? "1" : "0";
   document.body.dataset.status = v.status;
   document.body.dataset.phase = v.state.turn.phase;
@@ -871,7 +881,7 @@ function adopt() {
     clear(el.turnBanner).append(
       h("span", {
         class: "banner-name",
-        text: ours && player.playing ? t("prompt.watching") : t(ours ? "banner.toDecide" : "banner.waiting", { name: seatName(ctx, decider) }),
+        text: ours && behind() ? t("prompt.watching") : t(ours ? "banner.toDecide" : "banner.waiting", { name: seatName(ctx, decider) }),
       }),
       " — ",
       t("banner.turn", { n: v.state.turn.number }),
@@ -886,7 +896,7 @@ function adopt() {
   renderClockBar(v);
   renderNotifySettings(v);
   tickClocks();
-  if (token && !GONE.has(v.status)) rememberSeat(v, token); // "My games" (/my-games) lists it from now on
+  if (token && !GONE.has(v.status) && v === latest) rememberSeat(v, token); // "My games" (/my-games) lists it from now on
   if (v.status === "over") renderEndgame();
   else if (HALTED.has(v.status)) renderHalted();
   else {
@@ -933,7 +943,7 @@ function renderCaption(entry = null, cap = null) {
     return;
   }
   const c = cap || caption(e, ctx);
-  el.caption.classList.toggle("playing", !!entry && player.playing);
+  el.caption.classList.toggle("playing", behind());
   put(
     el.caption,
     h("span", { class: "cap-n", text: `${e.n}.` }),
@@ -1428,8 +1438,9 @@ function gameGone(status, reason) {
     showError(reason ? new Error(reason) : pageError(`halted.${status}`));
     return;
   }
-  player.skip();
-  view = { ...view, status, note: reason || null, legal: [], undo: 0, error: null };
+  timeline.stop();
+  latest = { ...latest, status, note: reason || null, legal: [], undo: 0, error: null };
+  view = latest;
   adopt();
 }
 
@@ -1496,7 +1507,7 @@ async function main() {
     },
   });
   socket.connect();
-  window.hansaGame = { get view() { return view; }, socket, get shown() { return shown; }, board };
+  window.hansaGame = { get view() { return view; }, get latest() { return latest; }, socket, get shown() { return timeline.shown; }, timeline, board };
 }
 
 main();
