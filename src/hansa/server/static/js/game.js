@@ -20,6 +20,7 @@ import { errorHead, errorMessage, initLanguage, language, languagePicker, t, tn,
 import { ServerTime, TIMEOUT_BOTS, abandoned, botLabel, formatClock, formatLong, seatClock, thinking, votesNeeded } from "./clock.js";
 import { rememberSeat } from "./store.js";
 import { MoveLog } from "./movelog.js";
+import { Notices } from "./notices.js";
 
 const gameId = gameIdFromLocation();
 const token = tokenFromLocation();
@@ -88,6 +89,7 @@ let hintShown = null; // {version, move, text}
 const player = new Player({ show: showStep, done: playbackDone });
 let moveLog = null; // the whole game's log (movelog.js), made once the language is known
 const serverTime = new ServerTime(); // the clocks count from the server's time, never the browser's
+let notices = null; // banners and log lines for timeouts, takeovers, seats taken back, the end (notices.js)
 
 // ------------------------------------------------------------------ helpers
 
@@ -775,6 +777,7 @@ function receive(v, { back = false } = {}) {
   const prev = view;
   view = v;
   ctx = context(v);
+  if (notices) notices.update(prev, v, ctx); // [notices] nothing silent: timeouts, votes, takeovers, the end
   if (back) player.skip();
   if (!prev || back || shown < 0 || settings.pace === "instant" || v.version <= shown) {
     adopt();
@@ -1450,6 +1453,8 @@ async function main() {
     context: () => ctx,
     onHover: hoverEntry,
   });
+  // [notices] the log lines of the events the clock's own moves do not already tell
+  notices = new Notices($("#notices"), { onLog: (text, kind, after) => kind !== "clockEnd" && moveLog.note(text, kind, after), onBack: comeBack });
   setupNotifyButton();
   setupSettings();
   setupTabs();
