@@ -298,6 +298,7 @@ async function send(move) {
     const v = await api.move(gameId, token, move, sent, seat);
     clearError();
     if (v.version >= view.version) receive(v);
+    if (zoom) zoom.decided(); // [zoom] the tap-to-zoom for this decision goes back
   } catch (err) {
     showError(err);
     if (err.status === 409 || err.status === 403) refresh();
@@ -416,7 +417,7 @@ function onBoardClick(key, ev) {
   if (!view || !mine(view)) return;
   // On a touch screen, a tap where the targets are smaller than a fingertip zooms in there first.
   if (key && ev && ev.pointerType === "touch" && zoom && houseOnScreen() < 40) {
-    zoom.zoomAt(ev.clientX, ev.clientY, 46 / houseOnScreen());
+    zoom.tapZoom(ev.clientX, ev.clientY, 46 / houseOnScreen()); // [zoom] undone once the decision is made
     return;
   }
   if (!key) {
@@ -812,6 +813,7 @@ function showStep(step, ms) {
   const cap = caption(entry, ctx);
   lastMarks = new Map(cap.keys.map((k) => [k, "last"]));
   drawMarks();
+  followLast(entry.n); // [zoom]
   const scoredAt = entry.json && entry.json.type === "claim" ? `r:${entry.json.route}` : cap.keys[0];
   board.animate(entry.delta, playSources, step.quick ? 0 : Math.round(ms * 0.7), scoredAt);
   renderCaption(entry, cap);
@@ -839,6 +841,7 @@ function adopt() {
   byKey = indexLegal(v.legal);
   lastMarks = marksOfOthers(v);
   redraw();
+  followLast(v.version); // [zoom]
   moveLog.update(v.log, v.version);
   renderCaption();
   el.undo.disabled = !(running(v) && v.undo > 0);
@@ -914,6 +917,11 @@ function marksOfOthers(v) {
     for (const k of caption(e, context(v)).keys) marks.set(k, "last");
   }
   return marks;
+}
+
+/** [zoom] The places of the latest move (its "last" marks) brought into view on a zoomed board, once per move. */
+function followLast(n) {
+  if (zoom && board && board.svg) zoom.follow(board.svg.querySelectorAll(".mark-last"), n);
 }
 
 function hoverEntry(entry) {
