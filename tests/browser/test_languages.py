@@ -49,6 +49,8 @@ def set_language(page: Any, lang: str) -> None:
 def tap(page: Any, locator: Any) -> None:
     """Tap a board target like a finger: a target smaller than a fingertip zooms in there first."""
     for _ in range(3):
+        # The board glides back to the whole board after a decision made by tap-to-zoom: tap where it comes to rest.
+        page.wait_for_function("() => !document.querySelector('#board-wrap').style.transition")
         box = locator.bounding_box()
         assert box, "the target is not on screen"
         page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)

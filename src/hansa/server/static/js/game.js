@@ -23,6 +23,7 @@ import { errorHead, errorMessage, initLanguage, language, languagePicker, t, tn,
 import { ServerTime, TIMEOUT_BOTS, abandoned, botLabel, formatClock, formatLong, seatClock, thinking, votesNeeded } from "./clock.js";
 import { rememberSeat } from "./store.js";
 import { MoveLog } from "./movelog.js";
+import { Notices } from "./notices.js";
 
 const gameId = gameIdFromLocation();
 const token = tokenFromLocation();
@@ -92,6 +93,7 @@ let hintShown = null; // {version, move, text}
 const timeline = new Timeline({ show: showStep });
 let moveLog = null; // the whole game's log (movelog.js), made once the language is known
 const serverTime = new ServerTime(); // the clocks count from the server's time, never the browser's
+let notices = null; // banners and log lines for timeouts, takeovers, seats taken back, the end (notices.js)
 
 // ------------------------------------------------------------------ helpers
 
@@ -302,6 +304,7 @@ async function send(move) {
     const v = await api.move(gameId, token, move, sent, seat);
     clearError();
     receive(v);
+    if (zoom) zoom.decided(); // [zoom] the tap-to-zoom for this decision goes back
   } catch (err) {
     showError(err);
     if (err.status === 409 || err.status === 403) refresh();
@@ -420,7 +423,7 @@ function onBoardClick(key, ev) {
   if (!view || !mine(view)) return;
   // On a touch screen, a tap where the targets are smaller than a fingertip zooms in there first.
   if (key && ev && ev.pointerType === "touch" && zoom && houseOnScreen() < 40) {
-    zoom.zoomAt(ev.clientX, ev.clientY, 46 / houseOnScreen());
+    zoom.tapZoom(ev.clientX, ev.clientY, 46 / houseOnScreen()); // [zoom] undone once the decision is made
     return;
   }
   if (!key) {
@@ -808,20 +811,19 @@ let playSources = [];
 
 /** The timeline shows a position: the whole page at it, and the move that led there animated over ``ms``. */
 function showStep(step, ms) {
+  const before = view;
   view = step.latest ? latest : viewAt(latest, step.entry.n, step.after);
   const entry = step.entry;
   if (!entry || !playSources.turn || playSources.turn !== entry.turn) {
     playSources = [];
     playSources.turn = entry ? entry.turn : null;
   }
-  adopt();
+  // While moves are played back, the one on screen is marked; at the newest, all the others made since ours.
+  adopt(step.latest ? null : new Map(caption(entry, context(view)).keys.map((k) => [k, "last"])));
+  // [notices] nothing silent: timeouts, votes, takeovers, the end, told when the page shows them
+  if (notices) notices.update(before, view, ctx);
   if (!entry) return;
   const animated = [...(step.also || []).map((s) => s.entry), entry];
-  if (!step.latest) {
-    const cap = caption(entry, ctx);
-    lastMarks = new Map(cap.keys.map((k) => [k, "last"]));
-    drawMarks();
-  }
   for (const e of animated) {
     if (!e.delta) continue;
     const cap = caption(e, ctx);
@@ -831,7 +833,7 @@ function showStep(step, ms) {
 }
 
 /** Show the view the timeline is at completely: board, desks, controls, log, banners. */
-function adopt() {
+function adopt(marks = null) {
   const v = view;
   const changed = drawn !== v.version;
   drawn = v.version;
@@ -843,8 +845,9 @@ function adopt() {
   }
   ctx = context(v);
   byKey = indexLegal(v.legal);
-  lastMarks = marksOfOthers(v);
+  lastMarks = marks || marksOfOthers(v);
   redraw();
+  followLast(v.version); // [zoom]
   moveLog.update(v.log, v.version);
   renderCaption();
   el.undo.disabled = !(running(v) && v.undo > 0);
@@ -921,6 +924,11 @@ function marksOfOthers(v) {
     for (const k of caption(e, context(v)).keys) marks.set(k, "last");
   }
   return marks;
+}
+
+/** [zoom] The places of the latest move (its "last" marks) brought into view on a zoomed board, once per move. */
+function followLast(n) {
+  if (zoom && board && board.svg) zoom.follow(board.svg.querySelectorAll(".mark-last"), n);
 }
 
 function hoverEntry(entry) {
@@ -1461,6 +1469,8 @@ async function main() {
     context: () => ctx,
     onHover: hoverEntry,
   });
+  // [notices] the log lines of the events the clock's own moves do not already tell
+  notices = new Notices($("#notices"), { onLog: (text, kind, after) => kind !== "clockEnd" && moveLog.note(text, kind, after), onBack: comeBack });
   setupNotifyButton();
   setupSettings();
   setupTabs();

@@ -34,6 +34,7 @@ export class MoveLog {
     this.unseen = 0;
     this.loading = false;
     this.failed = false;
+    this.notes = []; // lines waiting for their move (note())
     clear(box);
     this.top = h("div", { class: "log-top" });
     this.list = h("ol", { class: "log-list" });
@@ -77,6 +78,8 @@ export class MoveLog {
       clear(this.list);
     }
     if (fresh.length) this.append(fresh);
+    for (const x of this.notes) x.after = Math.min(x.after, version); // moves taken back meanwhile
+    this.flushNotes();
     const added = this.last - Math.min(before, this.last);
     this.renderTop();
     if (this.follow) this.scrollDown();
@@ -133,6 +136,21 @@ export class MoveLog {
     while (this.list.lastElementChild && this.list.lastElementChild.classList.contains("log-turn")) this.list.lastElementChild.remove();
     this.unseen = Math.min(this.unseen, this.entries.length);
     this.renderNew();
+  }
+
+  /** A line that is no move (a seat's time ran out, a takeover vote, the game's end: notices.js), told once the log
+   * shows move ``after`` (the view it came with may still be played back); it lives as long as the page. */
+  note(text, kind, after = 0) {
+    this.notes.push({ text, kind, after });
+    this.flushNotes();
+  }
+
+  flushNotes() {
+    const ready = this.notes.filter((x) => x.after <= this.last);
+    if (!ready.length) return;
+    this.notes = this.notes.filter((x) => x.after > this.last);
+    for (const x of ready) this.list.append(h("li", { class: `log-note log-note-${x.kind}`, "data-kind": x.kind, "data-after": x.after, text: x.text }));
+    if (this.follow) this.scrollDown();
   }
 
   /** The top of the list: "Earlier moves" while there are some, else the start of the game. */
