@@ -23,6 +23,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="session")
+def paced_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """``hansa serve`` with its bots at the default pace (0.3 s before each bot move), as players see them: for the
+    tests of playback, which the instant bots of :func:`server` would pass over (a decision shows at once)."""
+    srv = Server(tmp_path_factory.mktemp("hansa-paced"), extra=["--bot-delay", "0.3"])
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 

@@ -48,9 +48,11 @@ def no_sideways_scroll(page: Any) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"))
 
 
-def test_bot_turns_are_played_back_with_captions_and_marks(new_page: Any, server: Server) -> None:
-    """At the "fast" pace the bots' moves appear one at a time, each with its sentence; afterwards the places
-    they changed stay marked, and the log tells them in sentences (pointing at one marks its place)."""
+def test_bot_turns_are_played_back_with_captions_and_marks(new_page: Any, paced_server: Server) -> None:
+    """At the "fast" pace the bots' moves (at the server's default pace) appear one at a time, each with its
+    sentence; afterwards the places they changed stay marked, and the log tells them in sentences (pointing at one
+    marks its place)."""
+    server = paced_server
     game = server.create([HUMAN, {"name": "Heuri", "type": "bot", "bot": "heuristic"}, {"name": "Purp", "type": "bot", "bot": "purpose"}], seed=11)
     page = new_page(settings={"pace": "fast"})
     open_game(page, server, game["seats"][0]["url"])

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import statistics
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -82,15 +81,6 @@ SAMPLER = """
   }).observe(document.body, { attributes: true, attributeFilter: ['data-mine'] });
 }
 """
-
-
-@pytest.fixture(scope="module")
-def paced_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """``hansa serve`` with its bots at the default pace."""
-    srv = Server(tmp_path_factory.mktemp("timeline"), extra=["--bot-delay", "0.3"])
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 def check_samples(samples: list[dict[str, Any]], label: str) -> dict[str, float]:
