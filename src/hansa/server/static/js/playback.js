@@ -168,6 +168,8 @@ export class Timeline {
       }
       ms = Math.max(MIN_STEP, Math.min(this.pace, left / this.steps.length));
     }
+    // moves this page made itself are known: passed over at once (the last of them is shown)
+    while (this.steps.length > 1 && this.quick(this.steps[0].entry)) this.steps.shift();
     const step = this.steps.shift();
     this.shown = step.entry.n;
     const latest = this.shown === view.version;
@@ -175,6 +177,7 @@ export class Timeline {
     this.show({ ...step, after: latest ? view.state : step.after, latest }, ms);
     // the next move waits for this one's time (the newest too: a move coming next waits for its animation)
     if (ms > 0) this.timer = setTimeout(() => this.tick(), ms);
+    else if (!latest) this.tick();
     return undefined;
   }
 
