@@ -20,6 +20,7 @@ import { errorHead, errorMessage, initLanguage, language, languagePicker, t, tn,
 import { ServerTime, TIMEOUT_BOTS, abandoned, botLabel, formatClock, formatLong, seatClock, thinking, votesNeeded } from "./clock.js";
 import { rememberSeat } from "./store.js";
 import { MoveLog } from "./movelog.js";
+import * as tutorial from "./tutorial.js";
 
 const gameId = gameIdFromLocation();
 const token = tokenFromLocation();
@@ -286,6 +287,7 @@ function highlights() {
 let pending = null;
 
 async function send(move) {
+  if (tutorial.refuses(move)) return; // "Learn to play": only the scripted move
   if (!view || busy || pending === view.version || player.playing) return;
   closePopup();
   const sent = view.version;
@@ -444,6 +446,7 @@ function onBoardClick(key, ev) {
     moves = movesAt(key);
   }
   if (!moves.length) {
+    tutorial.refused();
     if (mode) {
       mode = null;
       redraw();
@@ -767,6 +770,7 @@ el.form.addEventListener("submit", (ev) => {
 
 /** A view from the server (a move's answer, the socket, a reload).  Others' moves are played back first. */
 function receive(v, { back = false } = {}) {
+  v = tutorial.filter(v);
   serverTime.sync(v.now);
   if (!back && view && v.version < view.version && v.status === view.status) return; // an older answer overtaken
   // A game that has stopped, ended or gone never runs again: a late answer from before (a reload sent as the
@@ -893,6 +897,7 @@ function adopt() {
     el.endgame.hidden = true;
     endgameFor = null;
   }
+  tutorial.shown(v);
 }
 
 /** The places changed by others since the last move of a seat this page plays (spectators: the last turn). */
@@ -1469,6 +1474,11 @@ async function main() {
   el.zoomReset.addEventListener("click", () => zoom.reset());
   window.addEventListener("resize", () => zoom.apply());
   if (token && v.you.length === 0) showError(pageError("error.watchOnly"));
+  try {
+    await tutorial.init(v, { gameId, token, receive: (nv) => receive(nv), refresh, describe: (j) => describeMove(j, ctx), wholeBoard: () => zoom.reset() });
+  } catch (err) {
+    showError(err);
+  }
   receive(v);
   setInterval(tickClocks, 500);
   const socket = new LiveSocket(gameId, token, {
