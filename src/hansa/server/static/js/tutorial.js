@@ -24,6 +24,7 @@ let timer = null;
 let timerFor = -1;
 let last = null; // the latest view (filtered)
 let wrong = null; // the hint after a refused click: {at: version}
+let doneShown = false;
 
 const introKey = () => `hansa.tutorial.${hooks.gameId}.intro`;
 const introDone = () => sessionStorage.getItem(introKey()) === "1";
@@ -92,6 +93,7 @@ export function refused() {
   if (!step || step.seat !== 0) return;
   wrong = { at: last.version };
   render();
+  showTarget(); // a tap that zoomed in elsewhere must not hide the place to play
   const hint = panel.querySelector(".tutorial-wrong");
   if (hint) {
     hint.classList.remove("flash");
@@ -108,6 +110,10 @@ export function shown(v) {
   render();
   const step = stepOf(v);
   if (step && step.seat === 0) showTarget();
+  if (!step && !doneShown) {
+    doneShown = true;
+    if (hooks.wholeBoard) hooks.wholeBoard(); // the end: the whole board the learner has built on
+  }
   if (v.status !== "running" || !step || step.seat === 0 || timerFor === v.version) return;
   clearTimeout(timer);
   timerFor = v.version;
