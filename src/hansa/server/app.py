@@ -37,6 +37,9 @@ from .ratelimit import RateLimiter
 from .rules import LANGUAGES, rules_page
 from .sockets import SocketHub, Subscriber
 from .store import DEFAULT_COLOURS, MAX_WEBHOOK, PALETTE, Store
+from .tutorial import CHAPTERS
+from .tutorial import players as tutorial_players
+from .tutorial import public as tutorial_public
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("hansa.server")
@@ -143,6 +146,26 @@ def request_models(config: ServerConfig) -> tuple[type[BaseModel], type[BaseMode
     return CreateGame, MoveIn, UndoIn
 
 
+def tutorial_model(config: ServerConfig) -> type[BaseModel]:
+    """The body of POST /api/tutorial: the chapter and the learner's name (as a seat's name is bounded)."""
+    Name = Annotated[str, StringConstraints(min_length=1, max_length=4 * config.max_name)]
+
+    class TutorialIn(BaseModel):
+        model_config = STRICT
+        chapter: Literal[CHAPTERS]  # type: ignore[valid-type]
+        name: Name | None = None
+
+        @field_validator("name")
+        @classmethod
+        def _clean_name(cls, v: str | None) -> str | None:
+            try:
+                return None if v is None else clean_name(v, config.max_name)
+            except BadName as exc:
+                raise ValueError(str(exc)) from None
+
+    return TutorialIn
+
+
 class UndoIn(BaseModel):
     model_config = STRICT
     version: int | None = Field(default=None, ge=0, le=10**9)
@@ -217,6 +240,7 @@ def create_app(
     url = database_url or os.environ.get("HANSA_DATABASE_URL") or DEFAULT_URL
     cfg = config if config is not None else ServerConfig.from_env(overrides)
     CreateGame, MoveIn, _ = request_models(cfg)
+    TutorialIn = tutorial_model(cfg)
     clock_now = now or time.time
     hub = SocketHub(cfg, clock_now)
     creations = RateLimiter(cfg.create_per_minute / 60.0, cfg.create_per_minute)
@@ -367,6 +391,36 @@ def create_app(
         live, tokens, hotseat, creator = await service().create(
             data["players"], data["options"], data["seed"], data["table"], clock, client=client_key(request.scope),
         )
+        return created(live, tokens, hotseat, creator)
+
+    @api.post("/api/tutorial", status_code=201)
+    async def create_tutorial(body: TutorialIn, request: Request) -> dict[str, Any]:  # type: ignore[valid-type]
+        """A "Learn to play" game: a hot-seat game of the chapter's script, counted and bounded as POST /api/games."""
+        wait = creations.take(client_key(request.scope))
+        if wait > 0:
+            raise ServiceError(
+                429, f"this client may create {cfg.create_per_minute} games a minute; wait {math.ceil(wait)} s",
+                None, {"Retry-After": str(math.ceil(wait))},
+            )
+        chapter = body.chapter  # type: ignore[attr-defined]
+        seats = tutorial_players(chapter, body.name or "You")  # type: ignore[attr-defined]
+        same = duplicate_names([p["name"] for p in seats])
+        if same is not None:
+            raise ServiceError(400, f"the name {seats[0]['name']!r} is taken by a player of the tutorial; choose another")
+        live, tokens, hotseat, creator = await service().create(
+            seats, {}, tutorial_public(chapter)["seed"], {"hints": False, "hotseat": True, "tutorial": chapter}, None,
+            client=client_key(request.scope),
+        )
+        return created(live, tokens, hotseat, creator)
+
+    @api.get("/api/tutorial/{chapter}")
+    async def tutorial_script(chapter: str) -> dict[str, Any]:
+        if chapter not in CHAPTERS:
+            raise ServiceError(404, f"there is no tutorial chapter {chapter[:20]!r}; chapters are {', '.join(CHAPTERS)}")
+        return tutorial_public(chapter)
+
+    def created(live: LiveGame, tokens: list[str | None], hotseat: str | None, creator: str) -> dict[str, Any]:
+        """The answer to a game's creation: its id, links and every seat's token."""
         return {
             "id": live.id,
             "version": live.version,

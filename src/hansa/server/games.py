@@ -438,7 +438,9 @@ class GameService:
                 seats.append(Seat(p["name"], "human", None, token_hash(token), colour))
                 tokens.append(token)
         assign_colours(seats)
-        table_opts = {"hints": bool((table or {}).get("hints", True)), "hotseat": hot_seat}
+        table_opts: dict[str, Any] = {"hints": bool((table or {}).get("hints", True)), "hotseat": hot_seat}
+        if (table or {}).get("tutorial"):
+            table_opts["tutorial"] = str((table or {})["tutorial"])
         hotseat: str | None = secrets.token_urlsafe(18) if hot_seat else None
         creator = secrets.token_urlsafe(18)
         chosen = seed is not None

@@ -289,6 +289,10 @@ def table_options(value: Any) -> dict[str, Any]:
     out = {"hints": data.get("hints", True)}
     if "hotseat" in data:
         out["hotseat"] = data["hotseat"]
+    if "tutorial" in data:  # a "Learn to play" game: the chapter (hansa.server.tutorial)
+        if not isinstance(data["tutorial"], str) or len(data["tutorial"]) > 40:
+            raise Damaged("table option tutorial is not a chapter's name")
+        out["tutorial"] = data["tutorial"]
     return out
 
 

@@ -90,6 +90,10 @@ export const api = {
     return boardCache.get(side);
   },
   createGame: (body) => request("POST", "/api/games", { body }),
+  /** "Learn to play": a new tutorial game of `chapter` ({id, hotseat_url, ...} as createGame). */
+  createTutorial: (chapter, name) => request("POST", "/api/tutorial", { body: name ? { chapter, name } : { chapter } }),
+  /** A tutorial chapter's script: {chapter, seed, steps: [{seat, move, text, lesson}]}. */
+  tutorial: (chapter) => request("GET", `/api/tutorial/${encodeURIComponent(chapter)}`),
   /** A lobby page, newest first: {games, next}; pass `next` as `before` for the following page. */
   listGames(limit = 30, before = null) {
     const q = new URLSearchParams({ limit: String(limit) });

@@ -24,6 +24,7 @@ import { ServerTime, TIMEOUT_BOTS, abandoned, botLabel, formatClock, formatLong,
 import { rememberSeat } from "./store.js";
 import { MoveLog } from "./movelog.js";
 import { Notices } from "./notices.js";
+import * as tutorial from "./tutorial.js";
 
 const gameId = gameIdFromLocation();
 const token = tokenFromLocation();
@@ -294,6 +295,7 @@ function highlights() {
 let pending = null;
 
 async function send(move) {
+  if (tutorial.refuses(move)) return; // "Learn to play": only the scripted move
   if (!view || busy || pending === view.version || behind()) return;
   closePopup();
   const sent = view.version;
@@ -453,6 +455,7 @@ function onBoardClick(key, ev) {
     moves = movesAt(key);
   }
   if (!moves.length) {
+    tutorial.refused();
     if (mode) {
       mode = null;
       redraw();
@@ -783,6 +786,7 @@ function newer(v, old) {
 
 /** A view from the server (a move's answer, the socket, a reload): onto the timeline. */
 function receive(v, { back = false } = {}) {
+  v = tutorial.filter(v);
   serverTime.sync(v.now);
   if (!back && latest && !newer(v, latest) && v.status === latest.status) return; // an older answer overtaken
   // A game that has stopped, ended or gone never runs again: a late answer from before (a reload sent as the
@@ -906,6 +910,7 @@ function adopt(marks = null) {
     el.endgame.hidden = true;
     endgameFor = null;
   }
+  if (v === latest) tutorial.shown(v); // "Learn to play": the next step, once the newest position shows
 }
 
 /** The places changed by others since the last move of a seat this page plays (spectators: the last turn). */
@@ -1490,6 +1495,11 @@ async function main() {
   el.zoomReset.addEventListener("click", () => zoom.reset());
   window.addEventListener("resize", () => zoom.apply());
   if (token && v.you.length === 0) showError(pageError("error.watchOnly"));
+  try {
+    await tutorial.init(v, { gameId, token, receive: (nv) => receive(nv), refresh, describe: (j) => describeMove(j, ctx), wholeBoard: () => zoom.reset() });
+  } catch (err) {
+    showError(err);
+  }
   receive(v);
   setInterval(tickClocks, 500);
   const socket = new LiveSocket(gameId, token, {

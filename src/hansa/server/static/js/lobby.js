@@ -884,8 +884,22 @@ async function loadMore() {
   }
 }
 
+/** "Learn to play": a new tutorial game, opened at once (hot seat: this page plays every seat of it). */
+async function learn() {
+  const btn = $("#learn-btn");
+  btn.disabled = true;
+  try {
+    const game = await api.createTutorial("basics", t("tutorial.you"));
+    location.assign(game.hotseat_url);
+  } catch (err) {
+    showError(errorMessage(err));
+    btn.disabled = false;
+  }
+}
+
 async function main() {
   await initLanguage();
+  $("#learn-btn").addEventListener("click", learn);
   $("#top-actions").prepend(languagePicker());
   for (const a of document.querySelectorAll("a.rule-link[data-section]")) a.textContent = t("lobby.rulesSection", { section: a.dataset.section });
   el.count.addEventListener("change", renderSeats);
