@@ -4,11 +4,14 @@ takeover votes, undo, clocks surviving a restart, "my games" and webhooks."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import websockets
 from clock_support import T0, ClockServer, FakeTime, Receiver, clock_server
 from server_support import POSTGRES_URL, postgres_database
 
@@ -184,8 +187,23 @@ def test_takeover_vote_of_the_other_players(srv: ClockServer) -> None:
     r = srv.post(f"/api/games/{gid}/takeover", {"seat": 0, "bot": None}, bea)  # withdrawn
     assert r.json()["players"][0]["takeover_votes"] == []
     srv.post(f"/api/games/{gid}/takeover", {"seat": 0, "bot": "heuristic"}, bea)
-    r = srv.post(f"/api/games/{gid}/takeover", {"seat": 0, "bot": "purpose"}, cy)
-    assert r.status_code == 200
+    url = srv.url.replace("http", "ws") + f"/api/games/{gid}/ws"
+
+    async def vote_and_watch() -> dict[str, Any]:
+        """Cy's vote decides while Ada's page (a socket opened with her seat's token) is open: what it is sent."""
+        async with websockets.connect(url, subprotocols=["hansa", "hansa.token." + ada]) as ws:
+            first = json.loads(await asyncio.wait_for(ws.recv(), 10))["view"]
+            assert first["you"] == [0]
+            r = srv.post(f"/api/games/{gid}/takeover", {"seat": 0, "bot": "purpose"}, cy)
+            assert r.status_code == 200
+            while True:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if msg.get("type") == "view" and msg["view"]["players"][0]["type"] == "bot":
+                    return dict(msg["view"])
+
+    pushed = asyncio.run(vote_and_watch())
+    # the socket only watches now: not "you", no legal moves, nothing to undo
+    assert pushed["you"] == [] and pushed["legal"] == [] and pushed["undo"] == 0
     srv.idle(gid)
     v = srv.view(gid, ada)
     assert v["players"][0]["type"] == "bot" and v["players"][0]["bot"] == "purpose" and v["you"] == []

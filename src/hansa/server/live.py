@@ -238,6 +238,8 @@ def _view_parts(
     """The view's keys before ``state``; a function giving ``state``; the keys between it and ``log``; the keys
     after ``log`` (in the view's order)."""
     game = live.game
+    # A seat handed to a bot by a vote is no one's any more: a socket opened with its token before then watches.
+    seats = [s for s in seats if live.seats[s].type == "human"]
     state = game.state
     decider = state.decider
     legal: list[dict[str, Any]] = []
