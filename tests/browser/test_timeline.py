@@ -114,6 +114,17 @@ def test_a_spectator_keeps_up_with_four_bots_and_never_goes_back(new_page: Any, 
     page.context.add_init_script(ARRIVALS)
     open_game(page, paced_server, game["spectator_url"])
     page.evaluate(SAMPLER)
+    # Ten seconds in, the connection drops (the page reconnects by itself); ten more, the page is reloaded: each
+    # rebuilds the same timeline, forward only.
+    page.wait_for_timeout(10000)
+    page.evaluate("window.hansaGame.socket.ws.close(4000)")
+    page.wait_for_function("() => document.body.dataset.conn === 'reconnecting'")
+    page.wait_for_timeout(10000)
+    before_reload = page.evaluate("window.__samples")
+    assert any(s["shown"] > 0 for s in before_reload)
+    page.reload()
+    page.wait_for_function("() => document.body.dataset.version !== undefined")
+    page.evaluate(SAMPLER)
     deadline = time.monotonic() + 150
     while time.monotonic() < deadline:
         page.wait_for_timeout(1000)
@@ -127,7 +138,9 @@ def test_a_spectator_keeps_up_with_four_bots_and_never_goes_back(new_page: Any, 
                            timeout=MAX_LAG * 1000 + 500)
     page.wait_for_timeout(600)
     samples = page.evaluate("window.__samples")
-    check_samples(samples, "spectator, 4 heuristic bots")
+    check_samples(before_reload, "spectator, 4 heuristic bots, a dropped connection")
+    assert samples[0]["shown"] >= before_reload[-1]["shown"], "the reloaded page started behind where it was"
+    check_samples(samples, "spectator, 4 heuristic bots, after a reload")
     final = page.evaluate("window.__read()")
     assert final["shown"] == final["caption"] == final["log"] == total
     assert page.locator("#endgame").is_visible()
