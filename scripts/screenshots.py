@@ -1,5 +1,6 @@
 """Screenshots of every page of the web app for review: lobby (and its options), table (3 players, the pawn variant,
-the end), replay and rules, at 1280x800 and 390x844 (touch), in the languages asked for.
+the end, mid-game on every map and side, a long game's log from its first move), replay and rules, at 1280x800 and
+390x844 (touch), in the languages asked for.
 
     .venv/bin/python scripts/screenshots.py [--lang en pt cs] [--out artifacts/review]
 
@@ -20,10 +21,26 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
-from browser_support import CHROMIUM, CHROMIUM_ARGS, Server, play_out_via_api  # noqa: E402
+from browser_support import CHROMIUM, CHROMIUM_ARGS, Server, choose, play_out_via_api  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 SIZES = (("desktop", {"width": 1280, "height": 800}, False), ("phone", {"width": 390, "height": 844}, True))
+#: Every map and side: players, options, a name.
+MAPS = ((3, {}, "base-2-3"), (5, {}, "base-4-5"), (3, {"map": "east"}, "east"), (3, {"map": "britannia"}, "britannia-3"),
+        (5, {"map": "britannia"}, "britannia-4-5"))
+NAMES = ["Ana", "Bea", "Cy", "Dora", "Ed"]
+
+
+def advance(server: Server, game: dict[str, object], moves: int) -> None:
+    """Play ``moves`` moves of a hot-seat game through the API (browser_support.choose)."""
+    token = str(game["hotseat_token"])
+    for _ in range(moves):
+        view = server.call("GET", f"/api/games/{game['id']}", token=token)
+        if view["status"] != "running" or not view["legal"]:
+            return
+        move = choose(view)
+        server.call("POST", f"/api/games/{game['id']}/moves",
+                    {"move": move["text"], "version": view["version"], "seat": view["state"]["turn"]["decider"]}, token=token)
 
 
 def main() -> None:
@@ -38,6 +55,12 @@ def main() -> None:
     try:
         over = server.create([{"name": "Ana", "type": "human"}, {"name": "Bea", "type": "human"}, {"name": "Cy", "type": "human"}], seed=8)
         play_out_via_api(server, over, limit=120)
+        mid = {}
+        for players, options, name in MAPS:
+            mid[name] = server.create([{"name": n, "type": "human"} for n in NAMES[:players]], seed=5, options=options, hotseat=True)
+            advance(server, mid[name], 70)
+        long_game = server.create([{"name": n, "type": "human"} for n in NAMES[:4]], seed=9, hotseat=True)
+        advance(server, long_game, 240)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for lang in args.lang:
@@ -77,6 +100,19 @@ def main() -> None:
                     page.goto(server.base + over["seats"][0]["url"])
                     page.wait_for_selector("#endgame .score-table")
                     shot("table-end")
+                    for name, game in mid.items():
+                        page.goto(server.base + str(game["hotseat_url"]))
+                        mine()
+                        shot(f"table-{name}")
+                    # a long game's log, read from its first move
+                    page.goto(server.base + str(long_game["hotseat_url"]))
+                    page.wait_for_selector("#log .log-move", state="attached")
+                    if phone:
+                        page.click("#side-tabs button[data-tab=log]")
+                    for _ in range(3):
+                        page.evaluate("document.querySelector('#log').scrollTop = 0")
+                        time.sleep(0.8)
+                    shot("table-long-log")
                     page.goto(server.base + f"/replay/{over['id']}")
                     page.wait_for_selector("#move-list li", state="attached")
                     shot("replay")
