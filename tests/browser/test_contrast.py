@@ -1,4 +1,4 @@
-"""WCAG AA text contrast on the lobby, the replay viewer and the rules page, at desktop and phone size (the game
+"""WCAG AA text contrast on the lobby, the replay viewer, the rules page and the rules in five minutes, at desktop and phone size (the game
 table's own check is in test_game_table.py)."""
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ def test_pages_meet_wcag_aa(new_page: Any, server: Server, phone: bool) -> None:
         ("/", "#recent-games .game-row, #recent-games > *"),
         (f"/replay/{game['id']}", "#move-list li"),
         ("/rules", "#toc li"),
+        ("/rules/quick", "body[data-ready='1'] svg.scene"),
     ]:
         page.goto(server.base + path)
         page.wait_for_selector(ready, state="attached", timeout=15000)

@@ -296,6 +296,10 @@ def create_app(
     async def rules_html() -> FileResponse:
         return FileResponse(STATIC / "rules.html")
 
+    @app.get("/rules/quick", include_in_schema=False)
+    async def quick_rules_html() -> FileResponse:
+        return FileResponse(STATIC / "quick-rules.html")
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # -------------------------------------------------------------- reference data

@@ -297,6 +297,9 @@ async function main() {
   picker.id = "lang";
   picker.addEventListener("change", rememberPlace); // (the picker itself stores the choice and reloads the page)
   el.nav.prepend(picker);
+  // The rules in five minutes, in the language asked for in this address (?lang=), if any.
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (asked) $("#quick-link").href = `/rules/quick?lang=${encodeURIComponent(asked)}`;
   load(language(), { place: takePlace() });
 }
 
