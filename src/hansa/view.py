@@ -332,11 +332,11 @@ def move_delta(before: GameState, after: GameState) -> dict[str, Any]:
     if before.completed != after.completed:
         out["completed_cities"] = [before.completed, after.completed]
     # the desks, the turn and the rest of the public state, so that a client can show any recent position whole
-    desks = []
+    desks: list[list[Any]] = []
     for seat in range(after.players):
         if _desk_key(before, seat) != _desk_key(after, seat):
-            was, now = desk_json(before, seat), desk_json(after, seat)
-            desks.extend([seat, key, was[key], now[key]] for key in now if was[key] != now[key])
+            desk_was, desk_now = desk_json(before, seat), desk_json(after, seat)
+            desks.extend([seat, key, desk_was[key], desk_now[key]] for key in desk_now if desk_was[key] != desk_now[key])
     if desks:
         out["players"] = desks
     turn_before, turn_after = turn_json(before), turn_json(after)
