@@ -1,9 +1,17 @@
-"""Build the "Learn to play" script: src/hansa/server/tutorial/basics.json.
+"""Build the "Learn to play" scripts: src/hansa/server/tutorial/basics.json and end.json.
 
 The learner (seat 0) makes the moves of LEARNER, one lesson each; the two opponents' moves are chosen here by a fixed
 rule (their planned blocks first, then claim a full route, place on their own routes, take income), so that the
-script is a real game on the engine.  Run ``python scripts/tutorial_script.py`` to rebuild the file; the unit test
-``tests/test_tutorial.py`` replays it and checks every lesson's condition.
+script is a real game on the engine.
+
+The chapter "end" starts from a late position: a game of three ``heuristic`` bots (END_SEED) played to move
+END_PREFIX, where the learner (seat 0) begins a turn; the learner then makes the moves of END_LEARNER and plays on
+freely against two server bots of the easiest level (END_BOTS) until the game ends.  The marker supply is empty
+there, so the next claim of a route with a bonus marker ends the game; the unit test checks that the end comes
+within a few turns whatever the learner does.
+
+Run ``python scripts/tutorial_script.py`` to rebuild both files; the unit test ``tests/test_tutorial_script.py``
+replays them and checks every lesson's condition.
 """
 
 from __future__ import annotations
@@ -12,12 +20,21 @@ import json
 import sys
 from pathlib import Path
 
+from hansa.bots import make_bot
 from hansa.core.moves import Claim, Income, Place, Relocate, TakeExtra
 from hansa.game import Game
 
 SEED = 1
 NAMES = ["You", "Hanna", "Jan"]
-OUT = Path(__file__).resolve().parents[1] / "src" / "hansa" / "server" / "tutorial" / "basics.json"
+DATA = Path(__file__).resolve().parents[1] / "src" / "hansa" / "server" / "tutorial"
+OUT = DATA / "basics.json"
+END_OUT = DATA / "end.json"
+#: The chapter "end": the seed, the moves already played when the learner starts, the learner's scripted moves, and
+#: the server bots that play the other seats (the lobby's easiest level).
+END_SEED = 15
+END_PREFIX = 194
+END_LEARNER: list[tuple[str, str]] = [("end", "claim GOE-QUE ability GOE")]
+END_BOTS = [None, "random", "random"]
 
 #: The learner's moves in order: (lesson, move text).  A lesson names the text tutorial.basics.<lesson> of the i18n
 #: files; the opponents move whenever the engine says another seat decides (their turns, a relocation).
@@ -92,12 +109,32 @@ def build() -> dict:
     return {"seed": SEED, "names": NAMES, "options": {}, "steps": steps}
 
 
+def build_end() -> dict:
+    """The chapter "end": a game of heuristic bots up to END_PREFIX moves (the learner's turn begins there), then
+    the learner's scripted moves."""
+    game = Game(NAMES, seed=END_SEED)
+    bots = [make_bot("heuristic", END_SEED * 10 + seat) for seat in range(len(NAMES))]
+    steps: list[dict] = []
+    while len(steps) < END_PREFIX:
+        seat = game.state.decider
+        move = game.play(bots[seat].choose(game.state).text())
+        steps.append({"seat": seat, "move": move.to_json(), "text": move.text(), "lesson": None})
+    for lesson, text in END_LEARNER:
+        if game.state.decider != 0:
+            raise SystemExit(f"the learner does not decide before {text!r}")
+        move = game.play(text)
+        steps.append({"seat": 0, "move": move.to_json(), "text": move.text(), "lesson": lesson})
+    if game.state.is_over:
+        raise SystemExit("the scripted moves end the game: nothing is left to play freely")
+    return {"seed": END_SEED, "names": NAMES, "options": {}, "bots": END_BOTS, "prefix": END_PREFIX, "steps": steps}
+
+
 def main() -> None:
-    data = build()
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(data, indent=1) + "\n")
-    print(f"{OUT}: {len(data['steps'])} moves, {sum(1 for s in data['steps'] if s['seat'] == 0)} by the learner",
-          file=sys.stderr)
+    for out, data in ((OUT, build()), (END_OUT, build_end())):
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(data, indent=1) + "\n")
+        print(f"{out}: {len(data['steps'])} moves, {sum(1 for s in data['steps'] if s['seat'] == 0)} by the learner",
+              file=sys.stderr)
 
 
 if __name__ == "__main__":

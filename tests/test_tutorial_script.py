@@ -60,3 +60,42 @@ def test_script_file_is_what_the_generator_makes() -> None:
     finally:
         sys.path.pop(0)
     assert json.loads(json.dumps(tutorial_script.build())) == chapter("basics")
+
+
+def test_end_chapter_is_late_and_ends_soon_whatever_the_learner_does() -> None:
+    """The chapter "end": a legal game whose prefix leaves the learner at the start of a turn with the marker supply
+    empty; the scripted claim does not end the game; from there, against the server's easiest bots, the game ends
+    within three turns of the learner's, whether the learner plays at random or with purpose."""
+    from hansa.bots import make_bot
+    from hansa.core.state import Phase
+
+    data = chapter("end")
+    assert data["bots"] == [None, "random", "random"]
+    game = Game(data["names"], seed=data["seed"])
+    for n, step in enumerate(data["steps"]):
+        state = game.state
+        if n == data["prefix"]:
+            assert state.decider == 0 and state.phase == Phase.ACTIONS and state.actions_used == 0
+            assert not state.marker_supply and not state.is_over
+        assert state.decider == step["seat"], step
+        assert (step["lesson"] is not None) == (n >= data["prefix"]) == (step["seat"] == 0 and n >= data["prefix"])
+        game.play(step["move"])
+    assert not game.state.is_over
+    for k in range(12):
+        state = game.state.copy()
+        bots = [make_bot("uniform" if k % 2 else "purpose", k), make_bot("random", 100 + k), make_bot("random", 200 + k)]
+        turns, last = 0, state.turn
+        while not state.is_over:
+            if state.turn != last and state.decider == 0:
+                turns, last = turns + 1, state.turn
+            state.play(bots[state.decider].choose(state))
+        assert turns <= 3, (k, turns)
+
+
+def test_end_chapter_file_is_what_the_generator_makes() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import tutorial_script
+    finally:
+        sys.path.pop(0)
+    assert json.loads(json.dumps(tutorial_script.build_end())) == chapter("end")

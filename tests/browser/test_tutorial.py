@@ -159,3 +159,129 @@ def test_learn_to_play(new_page: Any, server: Server, lang: str, phone: bool) ->
                     settings={"pace": "normal"})
     page.add_init_script(f"localStorage.setItem('hansa.lang', '{lang}')")
     play_basics(page, server, lang, phone, "phone" if phone else "desktop")
+
+
+END_FILE = ROOT / "src" / "hansa" / "server" / "tutorial" / "end.json"
+#: The score table's columns on the base map, in the order the panel explains them.
+SCORE_COLS = ["in_game", "abilities", "markers", "coellen", "control", "network", "total"]
+
+
+def free_move(page: Any, phone: bool) -> None:
+    """A move of the learner's own choosing in free play: a Trader on a free highlighted house while actions are
+    left, else the end of the turn (confirmed when asked) or the first button offered (a relocation's choice...)."""
+    before = version(page)
+    house = page.locator("svg.board g.house.free.hl")
+    end = page.locator("#end-btn")
+    left = page.evaluate("(() => { const tu = window.hansaGame.view.state.turn; return tu.allowance - tu.actions_used; })()")
+    if house.count() and left > 0 and page.evaluate("window.hansaGame.view.state.turn.phase") == "actions":
+        press(page, house.first, phone)
+        if phone and version(page) == before and not page.locator("#popup").is_visible():
+            page.wait_for_timeout(400)  # the first tap zoomed in: wait for the zoom, tap again
+            press(page, page.locator("svg.board g.house.free.hl").first, phone)
+        popup = page.locator("#popup")
+        if popup.is_visible():
+            press(page, popup.locator(".popup-choice").first, phone)
+    elif end.count():
+        press(page, end, phone)
+        confirm = page.locator("#end-confirm")
+        try:
+            confirm.wait_for(timeout=1000)
+            press(page, confirm, phone)
+        except Exception:  # noqa: BLE001 - no confirmation asked (no action left)
+            pass
+    else:
+        press(page, page.locator("#action-buttons [data-move]").first, phone)
+    page.wait_for_function(f"() => document.body.dataset.version !== '{before}'", timeout=10000)
+
+
+def play_end(page: Any, server: Server, lang: str, phone: bool, size: str) -> None:
+    tr = strings(lang)
+    end_script = json.loads(END_FILE.read_text(encoding="utf-8"))
+    # The basics chapter played to its last step (by the API, as its own test plays it by clicking) leads into this one.
+    game = server.call("POST", "/api/tutorial", {"chapter": "basics", "name": tr["tutorial.you"]})
+    for n, step in enumerate(SCRIPT["steps"]):
+        server.call("POST", f"/api/games/{game['id']}/moves", {"move": step["text"], "version": n, "seat": step["seat"]},
+                   token=game["hotseat_token"])
+    page.goto(server.base + f"{game['hotseat_url']}&creator={game['creator_token']}")
+    page.wait_for_selector("#tutorial #tutorial-next")
+    press(page, page.locator("#tutorial-next"), phone)
+    page.wait_for_selector("#tutorial[data-lesson='done'] #tutorial-next-chapter")
+    assert page.locator("#tutorial-next-chapter").inner_text() == tr["tutorial.nextChapter"]
+    shot(page, f"end-{size}-00-basics-done")
+    press(page, page.locator("#tutorial-next-chapter"), phone)
+    page.wait_for_url(lambda u: f"/game/{game['id']}" not in u)
+    assert server.call("GET", f"/api/games/{game['id']}")["status"] == "stopped"  # the finished chapter's game is stopped
+    page.wait_for_selector("#tutorial #tutorial-text")
+    page.wait_for_function("() => document.body.dataset.version !== undefined")
+    assert version(page) == end_script["prefix"]
+    assert panel_text(page) == tr["tutorial.end.intro"]
+    assert page.locator("svg.board .hl").count() == 0
+    assert page.evaluate(SIDEWAYS) == []
+    shot(page, f"end-{size}-01-intro")
+    press(page, page.locator("#tutorial-next"), phone)
+    # the scripted move(s), highlighted and the only ones offered
+    for step in end_script["steps"][end_script["prefix"]:]:
+        page.wait_for_function(f"() => document.body.dataset.mine === '1' && document.body.dataset.version === '{version(page)}'")
+        page.wait_for_selector(f"#tutorial[data-lesson='{step['lesson']}']")
+        assert panel_text(page).startswith(tr[f"tutorial.end.{step['lesson']}"])
+        assert [m["text"] for m in page.evaluate("window.hansaGame.view.legal")] == [step["text"]]
+        shot(page, f"end-{size}-02-{step['lesson']}")
+        make_move(page, step, phone)
+    # free play: nothing refused, every legal move offered, until the game is over (the bots are the server's)
+    page.wait_for_selector("#tutorial[data-lesson='free']")
+    assert panel_text(page).startswith(tr["tutorial.end.free"])
+    assert len(page.evaluate("window.hansaGame.view.legal")) > 1
+    shot(page, f"end-{size}-03-free")
+    for _ in range(40):
+        page.wait_for_function("() => document.body.dataset.mine === '1' || window.hansaGame.view.status !== 'running'",
+                               timeout=30000)
+        if page.evaluate("window.hansaGame.view.status") != "running":
+            break
+        free_move(page, phone)
+    page.wait_for_selector("#endgame .score-table")
+    assert page.evaluate("window.hansaGame.view.status") == "over"
+    # the end screen: one explanation per score column, that column highlighted
+    total = 1 + 1 + 1 + len(SCORE_COLS) + 1
+    for k, col in enumerate(SCORE_COLS):
+        page.wait_for_selector(f"#tutorial[data-lesson='score-{col}']")
+        assert panel_text(page) == tr[f"tutorial.end.score.{col}"]
+        marked = page.locator("#endgame .tutorial-col")
+        assert {marked.nth(i).get_attribute("data-col") for i in range(marked.count())} == {col}
+        assert marked.count() == 1 + 3  # the header and the three players' cells
+        assert page.locator("#tutorial-progress").inner_text() == tr["tutorial.progress"].format(k=k + 4, n=total)
+        assert page.evaluate(SIDEWAYS) == []
+        shot(page, f"end-{size}-{k + 4:02d}-score-{col}")
+        press(page, page.locator("#tutorial-next"), phone)
+    page.wait_for_selector("#tutorial[data-lesson='done']")
+    assert panel_text(page) == tr["tutorial.end.done"]
+    assert page.locator("#endgame .tutorial-col").count() == 0
+    assert page.locator("#tutorial-play").get_attribute("href") == "/#new-game"
+    shot(page, f"end-{size}-{total:02d}-done")
+
+
+@pytest.mark.parametrize(("lang", "phone"), [("en", False), ("cs", True)], ids=["en-desktop", "cs-phone"])
+def test_learn_to_play_the_end(new_page: Any, server: Server, lang: str, phone: bool) -> None:
+    """Chapter two: from the basics' last step to a late game against the server's easiest bots, the scripted claim,
+    free play to the game's end, and the final scoring explained column by column on the end screen."""
+    page = new_page(viewport={"width": 390, "height": 844} if phone else {"width": 1280, "height": 800}, phone=phone,
+                    settings={"pace": "normal"})
+    page.add_init_script(f"localStorage.setItem('hansa.lang', '{lang}')")
+    play_end(page, server, lang, phone, "phone" if phone else "desktop")
+
+
+def test_leaving_a_tutorial_stops_its_game(new_page: Any, server: Server) -> None:
+    """The lobby's "Learn to play" keeps the creator token in the page's fragment; the panel's leave button stops the
+    game, so that tutorial games do not count among the client's running games."""
+    page = new_page(viewport={"width": 1280, "height": 800})
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("#learn p, #learn .learn-text").first.inner_text()
+    page.locator("#learn-btn").click()
+    page.wait_for_url("**/game/**")
+    assert "creator=" in page.evaluate("location.hash")
+    game_id = page.evaluate("location.pathname").rsplit("/", 1)[1]
+    page.wait_for_selector("#tutorial #tutorial-leave")
+    assert server.call("GET", f"/api/games/{game_id}")["status"] == "running"
+    page.locator("#tutorial-leave").click()
+    page.wait_for_url(server.base + "/")
+    assert server.call("GET", f"/api/games/{game_id}")["status"] == "stopped"

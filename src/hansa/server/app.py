@@ -39,6 +39,7 @@ from .sockets import SocketHub, Subscriber
 from .store import DEFAULT_COLOURS, MAX_WEBHOOK, PALETTE, Store
 from .tutorial import CHAPTERS
 from .tutorial import players as tutorial_players
+from .tutorial import prefix as tutorial_prefix
 from .tutorial import public as tutorial_public
 
 STATIC = Path(__file__).parent / "static"
@@ -413,7 +414,7 @@ def create_app(
             raise ServiceError(400, f"the name {seats[0]['name']!r} is taken by a player of the tutorial; choose another")
         live, tokens, hotseat, creator = await service().create(
             seats, {}, tutorial_public(chapter)["seed"], {"hints": False, "hotseat": True, "tutorial": chapter}, None,
-            client=client_key(request.scope),
+            client=client_key(request.scope), prefix=tutorial_prefix(chapter),
         )
         return created(live, tokens, hotseat, creator)
 

@@ -400,12 +400,14 @@ class GameService:
     async def create(
         self, players: list[dict[str, Any]], options: dict[str, Any], seed: int | None,
         table: dict[str, Any] | None = None, clock: dict[str, Any] | None = None, client: str = "unknown",
+        prefix: list[tuple[int, str]] | None = None,
     ) -> tuple[LiveGame, list[str | None], str | None, str]:
         """Create and store a game.  ``players`` are ``{name, type, bot, colour}`` (colour a key of PALETTE or
         None); ``table`` the table options (``hotseat``: every human seat is played at one screen, with one
         hot-seat token and no seat tokens; otherwise each human seat has its own token and there is no hot-seat
         token); ``clock`` the clock settings (:class:`ClockSettings`, None: no clock); ``client`` the creating
-        client's address (the per-client cap on running games).  Returns the game, the token of every human seat
+        client's address (the per-client cap on running games); ``prefix`` moves (seat, text) played at once, before
+        any bot moves (a tutorial that starts from a late position).  Returns the game, the token of every human seat
         (None for bots and in hot-seat games), the hot-seat token (None unless hot seat) and the creator token."""
         try:
             settings = ClockSettings.from_json(clock)
@@ -471,6 +473,10 @@ class GameService:
             "has_human": live.has_human, "creator_client": creator_client, "active_at": now,
         })
         self.games[game_id] = live
+        if prefix:
+            async with live.lock:
+                for seat, text in prefix:
+                    await self._apply(live, text, seat, "bot" if seats[seat].type == "bot" else ("hotseat" if hot_seat else "seat"))
         self._lobby.clear()
         self._deadline_stored(live)
         self.kick(live)

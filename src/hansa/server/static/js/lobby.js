@@ -884,13 +884,14 @@ async function loadMore() {
   }
 }
 
-/** "Learn to play": a new tutorial game, opened at once (hot seat: this page plays every seat of it). */
+/** "Learn to play": a new tutorial game, opened at once (hot seat: this page plays every seat of it).  The creator
+ * token goes in the fragment only, so that the tutorial page can stop the game when the learner leaves it. */
 async function learn() {
   const btn = $("#learn-btn");
   btn.disabled = true;
   try {
     const game = await api.createTutorial("basics", t("tutorial.you"));
-    location.assign(game.hotseat_url);
+    location.assign(`${game.hotseat_url}&creator=${encodeURIComponent(game.creator_token)}`);
   } catch (err) {
     showError(errorMessage(err));
     btn.disabled = false;

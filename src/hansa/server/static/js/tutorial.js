@@ -4,6 +4,13 @@
 // is answered with a hint and sends nothing.  The other seats' moves are played by this page after a short pause,
 // and a panel beside the board (below it on phones) explains each step.
 //
+// A chapter with a prefix (the chapter "end") starts from a late position the server created: the other seats are
+// server bots, the learner first makes the scripted move(s), then plays on freely (nothing refused) to the end of the
+// game; on the end screen the panel explains the score table column by column, highlighting each.
+//
+// Leaving (the leave button, the next chapter, a real game) stops a running tutorial game with the creator token
+// that the lobby put in the page's fragment (#token=...&creator=...), so tutorial games do not pile up.
+//
 // game.js calls: init(view, hooks) once, filter(view) on every view it receives, refuses(move) before sending,
 // refused(key) for a click on nothing the learner may do, shown(view) after a view is shown.  Outside a tutorial
 // game every call does nothing.
@@ -25,6 +32,13 @@ let timerFor = -1;
 let last = null; // the latest view (filtered)
 let wrong = null; // the hint after a refused click: {at: version}
 let doneShown = false;
+let scoreAt = 0; // the end screen: the score column explained (END_COLS), END_COLS.length: the last words
+let placedAtEnd = false;
+
+/** The end screen's columns, in the order the panel explains them (those the table shows). */
+const END_COLS = ["in_game", "abilities", "markers", "coellen", "control", "network", "total"]; // the base map's
+const late = () => !!(script && script.prefix);
+const shownCols = () => END_COLS.filter((k) => document.querySelector(`#endgame .score-table th[data-col="${k}"]`));
 
 const introKey = () => `hansa.tutorial.${hooks.gameId}.intro`;
 const introDone = () => sessionStorage.getItem(introKey()) === "1";
@@ -38,7 +52,7 @@ export async function init(view, h0) {
   hooks = h0;
   script = await api.tutorial(chapter);
   lessons = [];
-  for (const s of script.steps) if (s.seat === 0 && lessons[lessons.length - 1] !== s.lesson) lessons.push(s.lesson);
+  for (const s of script.steps) if (s.seat === 0 && s.lesson && lessons[lessons.length - 1] !== s.lesson) lessons.push(s.lesson);
   // numbers[k]: the panel step while k moves are played (the lesson of the learner's next move)
   numbers = new Array(script.steps.length);
   let next = lessons.length + 2;
@@ -66,12 +80,51 @@ export async function init(view, h0) {
   place();
 }
 
-/** The script's step for a view (the move number is the view's version), or null past its end. */
-const stepOf = (v) => (script && v.version < script.steps.length ? script.steps[v.version] : null);
+/** The script's step for a view (the move number is the view's version), or null past its end (or before the
+ * learner's start in a chapter with a prefix). */
+const stepOf = (v) => (script && v.version >= (script.prefix || 0) && v.version < script.steps.length ? script.steps[v.version] : null);
+
+/** The chapter "end" after its scripted moves: the learner plays freely. */
+const free = (v) => late() && v.version >= script.steps.length;
+
+/** The creator token of this game (the lobby or the previous chapter put it in the fragment), or null. */
+const creatorToken = () => new URLSearchParams(location.hash.slice(1)).get("creator");
+
+/** Stop this tutorial game if it still runs (so that it no longer counts among the client's running games). */
+async function stopGame() {
+  const creator = creatorToken();
+  if (!creator || !last || last.status !== "running") return;
+  try {
+    await api.stop(hooks.gameId, creator);
+  } catch {
+    // already over or stopped meanwhile: nothing to do
+  }
+}
+
+/** Leave for `href` (the lobby, a new game form), stopping the game first. */
+async function leaveTo(ev, href) {
+  ev.preventDefault();
+  await stopGame();
+  location.assign(href);
+}
+
+/** The next chapter: stop this game, create the chapter's game and open it (its creator token in the fragment). */
+async function nextChapter(ev) {
+  const btn = ev.currentTarget;
+  btn.disabled = true;
+  try {
+    await stopGame();
+    const game = await api.createTutorial("end", last.players[0].name);
+    location.assign(`${game.hotseat_url}&creator=${encodeURIComponent(game.creator_token)}`);
+  } catch (err) {
+    btn.disabled = false;
+    panel.append(h("p", { class: "tutorial-wrong", role: "alert", text: err.message }));
+  }
+}
 
 /** The view as the table should use it: only the scripted move is legal for the learner, nothing else is. */
 export function filter(v) {
-  if (!script || v.status !== "running") return v;
+  if (!script || v.status !== "running" || (free(v) && introDone())) return v;
   const step = stepOf(v);
   const legal = step && step.seat === 0 && introDone() ? v.legal.filter((m) => m.text === step.text) : [];
   return { ...v, legal, undo: 0 };
@@ -79,7 +132,7 @@ export function filter(v) {
 
 /** True when `move` (text) is not the scripted one: the table must not send it. */
 export function refuses(move) {
-  if (!script || !last) return false;
+  if (!script || !last || free(last)) return false;
   const step = stepOf(last);
   if (step && step.seat === 0 && move === step.text) return false;
   refused(null);
@@ -110,6 +163,17 @@ export function shown(v) {
   render();
   const step = stepOf(v);
   if (step && step.seat === 0) showTarget();
+  if (late()) {
+    const table = document.querySelector("#endgame .table-scroll");
+    if (v.status === "over" && table && table.nextElementSibling !== panel) {
+      // the end screen: the panel goes right under the score table it explains (again if the table was redrawn)
+      table.after(panel);
+      highlightColumn();
+      if (!placedAtEnd) panel.scrollIntoView({ block: "nearest" });
+      placedAtEnd = true;
+    }
+    return; // the server's bots play the other seats
+  }
   if (!step && !doneShown) {
     doneShown = true;
     if (hooks.wholeBoard) hooks.wholeBoard(); // the end: the whole board the learner has built on
@@ -149,13 +213,67 @@ async function play(version, step) {
  * move), the last the end. */
 function stepNumber(v) {
   if (!introDone()) return 1;
+  if (late()) {
+    if (v.status === "over") return lessons.length + 3 + scoreAt;
+    const step = stepOf(v);
+    return step ? lessons.indexOf(step.lesson) + 2 : lessons.length + 2;
+  }
   return v.version < numbers.length ? numbers[v.version] : lessons.length + 2;
+}
+
+/** The total of panel steps: the introduction, the lessons, the end (basics); in the chapter "end" also the free
+ * play and one step per score column. */
+const totalSteps = () => (late() ? lessons.length + 3 + END_COLS.length : lessons.length + 2);
+
+/** Mark the score column the panel explains (header and cells), nothing when past the columns. */
+function highlightColumn() {
+  for (const c of document.querySelectorAll("#endgame .tutorial-col")) c.classList.remove("tutorial-col");
+  const key = shownCols()[scoreAt];
+  if (!key) return;
+  for (const c of document.querySelectorAll(`#endgame .score-table [data-col="${key}"]`)) c.classList.add("tutorial-col");
+}
+
+/** The panel's text and buttons for the chapter "end" past its scripted moves: free play, then the score table. */
+function renderLate(v, text, buttons) {
+  if (v.status === "running") {
+    panel.dataset.lesson = "free";
+    text.textContent = t("tutorial.end.free");
+    const decider = v.state.turn.decider;
+    if (decider !== 0) text.append(h("span", { class: "tutorial-todo", text: ` ${t("tutorial.othersPlay", { name: v.players[decider].name })}` }));
+    else text.append(h("span", { class: "tutorial-todo", text: ` ${t("tutorial.end.yourTurn")}` }));
+    return;
+  }
+  if (v.status !== "over") {
+    panel.dataset.lesson = "done";
+    text.textContent = t("tutorial.end.done");
+    buttons.append(h("a", { class: "btn primary", id: "tutorial-play", href: "/#new-game", text: t("tutorial.playReal"), onclick: (ev) => leaveTo(ev, "/#new-game") }));
+    return;
+  }
+  const cols = shownCols();
+  const key = cols[scoreAt];
+  const move = (d) => () => {
+    scoreAt = Math.max(0, Math.min(cols.length, scoreAt + d));
+    highlightColumn();
+    render();
+    const cell = document.querySelector("#endgame .tutorial-col");
+    if (cell) cell.scrollIntoView({ block: "nearest", inline: "center" });
+  };
+  if (scoreAt > 0) buttons.append(h("button", { type: "button", class: "act", id: "tutorial-prev", text: t("tutorial.back"), onclick: move(-1) }));
+  if (key) {
+    panel.dataset.lesson = `score-${key}`;
+    text.textContent = t(`tutorial.end.score.${key}`);
+    buttons.append(h("button", { type: "button", class: "act primary", id: "tutorial-next", text: t("tutorial.next"), onclick: move(1) }));
+  } else {
+    panel.dataset.lesson = "done";
+    text.textContent = t("tutorial.end.done");
+    buttons.append(h("a", { class: "btn primary", id: "tutorial-play", href: "/#new-game", text: t("tutorial.playReal") }));
+  }
 }
 
 function render() {
   const v = last;
   const chapter = script.chapter;
-  const total = lessons.length + 2;
+  const total = totalSteps();
   const n = stepNumber(v);
   const step = stepOf(v);
   clear(panel);
@@ -180,10 +298,13 @@ function render() {
         hooks.refresh();
       },
     }));
+  } else if (late() && (!step || v.status !== "running")) {
+    renderLate(v, text, buttons);
   } else if (!step || v.status !== "running") {
     panel.dataset.lesson = "done";
     text.textContent = t(`tutorial.${chapter}.done`);
-    buttons.append(h("a", { class: "btn primary", id: "tutorial-play", href: "/#new-game", text: t("tutorial.playReal") }));
+    buttons.append(h("button", { type: "button", class: "act primary", id: "tutorial-next-chapter", text: t("tutorial.nextChapter"), onclick: nextChapter }));
+    buttons.append(h("a", { class: "btn", id: "tutorial-play", href: "/#new-game", text: t("tutorial.playReal"), onclick: (ev) => leaveTo(ev, "/#new-game") }));
   } else if (step.seat !== 0) {
     panel.dataset.lesson = "others";
     const prev = [...script.steps.slice(0, v.version)].reverse().find((s) => s.seat === 0);
@@ -196,7 +317,7 @@ function render() {
   }
   panel.append(text);
   if (wrong) panel.append(h("p", { class: "tutorial-wrong", id: "tutorial-wrong", role: "alert", text: t("tutorial.notYet", { move: hooks.describe(step.move) }) }));
-  buttons.append(h("a", { class: "btn", id: "tutorial-leave", href: "/", text: t("tutorial.leave") }));
+  buttons.append(h("a", { class: "btn", id: "tutorial-leave", href: "/", text: t("tutorial.leave"), onclick: (ev) => leaveTo(ev, "/") }));
   panel.append(buttons);
   document.body.dataset.tutorialStep = String(n);
 }
