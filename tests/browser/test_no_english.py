@@ -57,7 +57,8 @@ COLLECT = """() => {
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const text = clean(n.nodeValue);
     const el = n.parentElement;
-    if (!text || !el || el.closest('code, script, style, noscript, template')) continue;
+    // .pname: a player's name as its game's creator typed it (the lobby lists other people's games too)
+    if (!text || !el || el.closest('code, script, style, noscript, template, .pname')) continue;
     if (el.closest('svg title')) {
       const owner = el.closest('svg title').parentElement;
       if (shown(owner)) out.push({ kind: 'tooltip', text, where: where(owner) });
