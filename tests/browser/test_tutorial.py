@@ -53,6 +53,34 @@ def press(page: Any, target: Any, phone: bool) -> None:
         target.click()
 
 
+#: The index (among the free houses not highlighted) of one lying inside the board's visible part, or null.
+IN_SIGHT = """
+() => {
+  const port = document.querySelector('#board-viewport').getBoundingClientRect();
+  const houses = [...document.querySelectorAll('svg.board g.house.free:not(.hl)')];
+  const inside = (r) => r.width > 0 && r.left >= port.left + 10 && r.right <= port.right - 10 && r.top >= port.top + 10 && r.bottom <= port.bottom - 10;
+  const i = houses.findIndex((el, k) => k >= 5 && inside(el.getBoundingClientRect()));
+  return i >= 0 ? i : (houses.findIndex((el) => inside(el.getBoundingClientRect())) >= 0 ? houses.findIndex((el) => inside(el.getBoundingClientRect())) : null);
+}
+"""
+
+
+#: The largest highlighted house, office or city on screen, in CSS px (its smaller side), within the board's
+#: visible part (0 when none is in sight).
+TARGET_SIZE = """
+() => {
+  const port = document.querySelector('#board-viewport').getBoundingClientRect();
+  let best = 0;
+  for (const el of document.querySelectorAll('svg.board g.hl')) {
+    const r = el.getBoundingClientRect();
+    if (r.left < port.left || r.right > port.right || r.top < port.top || r.bottom > port.bottom) continue;
+    best = Math.max(best, Math.min(r.width, r.height));
+  }
+  return best;
+}
+"""
+
+
 def make_move(page: Any, step: dict[str, Any], phone: bool) -> None:
     """Make the learner's scripted move by clicking what the table offers for it: its button, else its highlighted
     place on the board (the office, ability or city of a claim before the route), then its choice in a popup."""
@@ -124,12 +152,19 @@ def play_basics(page: Any, server: Server, lang: str, phone: bool, size: str) ->
             shot(page, f"{size}-{len(lessons) + 1:02d}-{lesson}")
         # only the scripted move is offered
         assert [m["text"] for m in page.evaluate("window.hansaGame.view.legal")] == [step["text"]]
+        if phone and page.locator("svg.board g.hl").count():
+            # the board zoomed to the move by itself: its place is in sight and big enough for a fingertip
+            page.wait_for_timeout(450)
+            assert page.evaluate(TARGET_SIZE) >= 24, f"the move's place is too small to tap at step {n}"
         if not checked_wrong:
             # a click on a house that is not highlighted: refused with a hint, nothing sent, nothing changed
-            other = page.locator("svg.board g.house.free:not(.hl)").nth(5)
+            # (one in sight: on a phone the board is zoomed to the move to make)
+            index = page.evaluate(IN_SIGHT)
+            assert index is not None, "no other free house in sight"
+            other = page.locator("svg.board g.house.free:not(.hl)").nth(index)
             press(page, other, phone)
             if phone and not page.locator("#tutorial-wrong").count():
-                press(page, page.locator("svg.board g.house.free:not(.hl)").nth(5), phone)  # the first tap zoomed
+                press(page, other, phone)  # the first tap zoomed
             page.wait_for_selector("#tutorial-wrong")
             assert page.locator("#tutorial-wrong").inner_text().startswith(tr["tutorial.notYet"].split(":")[0])
             page.wait_for_timeout(300)

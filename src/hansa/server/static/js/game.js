@@ -1496,7 +1496,7 @@ async function main() {
   window.addEventListener("resize", () => zoom.apply());
   if (token && v.you.length === 0) showError(pageError("error.watchOnly"));
   try {
-    await tutorial.init(v, { gameId, token, receive: (nv) => receive(nv), refresh, describe: (j) => describeMove(j, ctx), wholeBoard: () => zoom.reset() });
+    await tutorial.init(v, { gameId, token, receive: (nv) => receive(nv), refresh, describe: (j) => describeMove(j, ctx), wholeBoard: () => zoom.reset(), focus: (marks) => zoom.focus(marks, (46 * zoom.scale) / houseOnScreen()) });
   } catch (err) {
     showError(err);
   }

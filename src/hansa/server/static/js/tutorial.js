@@ -17,7 +17,7 @@
 
 import { api } from "./api.js";
 import { h, clear } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, touchScreen } from "./i18n.js";
 
 /** Milliseconds the page waits before playing a scripted player's move, so that the learner sees each one. */
 const PAUSE = 900;
@@ -32,6 +32,8 @@ let timerFor = -1;
 let last = null; // the latest view (filtered)
 let wrong = null; // the hint after a refused click: {at: version}
 let doneShown = false;
+let freePlay = false;
+let focusedFor = -1; // the position whose move the phone's board was zoomed to
 let scoreAt = 0; // the end screen: the score column explained (END_COLS), END_COLS.length: the last words
 let placedAtEnd = false;
 
@@ -163,6 +165,10 @@ export function shown(v) {
   render();
   const step = stepOf(v);
   if (step && step.seat === 0) showTarget();
+  if (late() && !step && !freePlay) {
+    freePlay = true; // the scripted moves are made: the learner plays on the whole board, as at any table
+    if (hooks.wholeBoard) hooks.wholeBoard();
+  }
   if (late()) {
     const table = document.querySelector("#endgame .table-scroll");
     if (v.status === "over" && table && table.nextElementSibling !== panel) {
@@ -190,11 +196,21 @@ function showTarget() {
   const port = document.querySelector("#board-viewport");
   const marks = [...document.querySelectorAll("svg.board .hl")];
   if (!port || !marks.length || !hooks.wholeBoard) return;
+
   const box = port.getBoundingClientRect();
   const seen = marks.some((m) => {
     const r = m.getBoundingClientRect();
     return r.width > 0 && r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom;
   });
+  // On a touch screen the board zooms to the move, big enough for a fingertip (no tap-to-zoom first), and again
+  // whenever it is out of sight (a tap zoomed elsewhere); elsewhere the whole board comes back.
+  if (touchScreen() && hooks.focus && last) {
+    if (focusedFor !== last.version || !seen) {
+      focusedFor = last.version;
+      hooks.focus(marks);
+    }
+    return;
+  }
   if (!seen) hooks.wholeBoard();
 }
 

@@ -153,6 +153,25 @@ export class Zoom {
     this.animateTo(scale, w / 2 - cx * scale, h / 2 - cy * scale);
   }
 
+  /**
+   * Zoom in on ``elements`` (the place the player is asked to choose: the tutorial's next move on a phone) at
+   * ``want`` times the whole board, less when they do not all fit, centred on them.
+   */
+  focus(elements, want) {
+    const box = this.contentBox(elements);
+    if (!box) return;
+    const r = this.viewport.getBoundingClientRect();
+    const w = r.width || 1;
+    const h = r.height || 1;
+    const pad = Math.min(w, h) * 0.12;
+    const fit = Math.min((w - 2 * pad) / Math.max(1, box.x1 - box.x0), (h - 2 * pad) / Math.max(1, box.y1 - box.y0));
+    const scale = Math.max(1, Math.min(this.max, want, fit));
+    this.tap = null;
+    const cx = (box.x0 + box.x1) / 2;
+    const cy = (box.y0 + box.y1) / 2;
+    this.animateTo(scale, w / 2 - cx * scale, h / 2 - cy * scale);
+  }
+
   /** The union of the elements' boxes in the content's own (unscaled) px, or null. */
   contentBox(elements) {
     const c = this.content.getBoundingClientRect(); // as drawn now (an animation may be under way)
