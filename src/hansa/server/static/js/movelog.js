@@ -186,12 +186,20 @@ export class MoveLog {
       this.failed = true;
     }
     this.loading = false;
+    // The entry that was first stays where the reader saw it, whatever changed above it (the moves put on top, the
+    // "Earlier moves" button becoming the start of the game).
+    const anchor = this.items.get(this.first);
+    const anchorTop = anchor ? anchor.getBoundingClientRect().top : null;
     if (page && Array.isArray(page.log) && this.entries.length) {
       // Moves may have come or gone meanwhile: only what ends right before the first entry shown is put on top.
       const older = page.log.filter((e) => e.n < this.first);
       if (older.length && older[older.length - 1].n === this.first - 1 && older[0].n === start + 1) this.prepend(older);
     }
     this.renderTop();
+    if (anchor && anchor.isConnected && anchorTop !== null && !this.follow) {
+      this.box.scrollTop += anchor.getBoundingClientRect().top - anchorTop;
+      this.lastTop = this.box.scrollTop;
+    }
     // Still at the top (a short page, or a tall box): go on.
     if (!this.failed && this.first > 1 && this.box.scrollTop < NEAR_TOP && !this.follow) this.loadEarlier();
   }
