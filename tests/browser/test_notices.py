@@ -130,6 +130,9 @@ def test_timeout_vote_takeover_and_seat_taken_back_are_told(clocked: ClockServer
     notice(ada, "takenOver", "On the players’ vote, the heuristic bot plays Bea’s seat for the rest of the game.")
     notice(watcher, "takenOver", "On the players’ vote, the heuristic bot plays Bea’s seat for the rest of the game.")
     log_note(bea, "takenOver", "Os outros jogadores votaram")
+    # Her page only watches now: the bot's moves for her seat are no longer worded as "for you" in her log.
+    bea_log = " ".join(bea.locator("#log .log-move").all_inner_texts())
+    assert "por você" not in bea_log and "O bot, por Bea" in bea_log, bea_log
     log_note(watcher, "takenOver", "On the players’ vote")
     shot(bea, "notices-takeover-desktop")
     shot(watcher, "notices-takeover-phone")

@@ -76,6 +76,7 @@ const el = {
 let latest = null; // the newest view from the server
 let view = null; // the view the page shows: `latest`, or while moves are played back the position of one of them
 let drawn = -1; // the version the page was last drawn at
+let youShown = null; // the seats this page played when it was last drawn
 let layout = null;
 let board = null;
 let zoom = null;
@@ -853,6 +854,10 @@ function adopt(marks = null) {
   redraw();
   followLast(v.version); // [zoom]
   moveLog.update(v.log, v.version);
+  // A seat this page played was handed to a bot: its moves are no longer "yours" in the log.
+  const youKey = v.you.join(",");
+  if (youShown !== null && youShown !== youKey) moveLog.relabel();
+  youShown = youKey;
   renderCaption();
   el.undo.disabled = !(running(v) && v.undo > 0);
   el.undo.hidden = v.you.length === 0 || !running(v);

@@ -103,6 +103,18 @@ export class MoveLog {
     return { frag, turn };
   }
 
+  /** Word every entry again (the page's seats changed: a seat handed to a bot is no longer "you"). */
+  relabel() {
+    const ctx = this.context();
+    for (const e of this.entries) {
+      const old = this.items.get(e.n);
+      if (!old) continue;
+      const li = logItem(e, ctx, { onHover: this.onHover });
+      old.replaceWith(li);
+      this.items.set(e.n, li);
+    }
+  }
+
   append(entries) {
     const last = this.entries.length ? this.entries[this.entries.length - 1].turn : null;
     this.list.append(this.build(entries, last).frag);
