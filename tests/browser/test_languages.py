@@ -72,7 +72,13 @@ def act(page: Any, move: dict[str, Any], phone: bool) -> None:
         if page.locator("#popup").is_visible():
             button(page.locator(f"#popup button[data-move='{move['text']}']"))
     elif j["type"] == "claim":
-        press(page.locator(f"svg.board .claim-badge[data-key='r:{j['route']}']"))
+        for _ in range(3):  # a tap lost while the board glided (after the bot's moves) is made again
+            press(page.locator(f"svg.board .claim-badge[data-key='r:{j['route']}']"))
+            try:
+                page.locator("#popup").wait_for(state="visible", timeout=2000)
+                break
+            except Exception:  # noqa: BLE001 - no popup yet
+                continue
         button(page.locator(f"#popup button[data-move='{move['text']}']"))
     elif j["type"] in ("end", "done"):
         button(page.locator(f"#action-buttons button[data-move='{j['type']}']"))
