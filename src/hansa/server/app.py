@@ -381,14 +381,18 @@ def create_app(
 
     # -------------------------------------------------------------- games
 
-    @api.post("/api/games", status_code=201)
-    async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:  # type: ignore[valid-type]
+    def creation_allowed(request: Request) -> None:
+        """429 when this client has used up its --create-per-minute (games and tutorials count together)."""
         wait = creations.take(client_key(request.scope))
         if wait > 0:
             raise ServiceError(
                 429, f"this client may create {cfg.create_per_minute} games a minute; wait {math.ceil(wait)} s",
                 None, {"Retry-After": str(math.ceil(wait))},
             )
+
+    @api.post("/api/games", status_code=201)
+    async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:  # type: ignore[valid-type]
+        creation_allowed(request)
         data = body.model_dump()  # type: ignore[attr-defined]
         clock = data["clock"]
         if clock is not None:
@@ -401,12 +405,7 @@ def create_app(
     @api.post("/api/tutorial", status_code=201)
     async def create_tutorial(body: TutorialIn, request: Request) -> dict[str, Any]:  # type: ignore[valid-type]
         """A "Learn to play" game: a hot-seat game of the chapter's script, counted and bounded as POST /api/games."""
-        wait = creations.take(client_key(request.scope))
-        if wait > 0:
-            raise ServiceError(
-                429, f"this client may create {cfg.create_per_minute} games a minute; wait {math.ceil(wait)} s",
-                None, {"Retry-After": str(math.ceil(wait))},
-            )
+        creation_allowed(request)
         chapter = body.chapter  # type: ignore[attr-defined]
         seats = tutorial_players(chapter, body.name or "You")  # type: ignore[attr-defined]
         same = duplicate_names([p["name"] for p in seats])

@@ -1312,3 +1312,24 @@ export class BoardView {
     this.track.setAttribute("viewBox", `0 0 1000 ${y + 38}`);
   }
 }
+
+/**
+ * BoardView gives its gradient and shadow fixed ids ("paper", "shadow"): with several boards on one page the ids would
+ * repeat, and Chromium then paints the later boards' background black.  Suffix them (the rules page's sides, the
+ * quick rules' scenes).
+ */
+export function uniqueIds(svg, suffix) {
+  const renamed = new Map();
+  for (const node of svg.querySelectorAll("defs [id]")) {
+    const id = `${node.id}-${suffix}`;
+    renamed.set(node.id, id);
+    node.id = id;
+  }
+  for (const node of svg.querySelectorAll("[fill], [filter], [stroke]")) {
+    for (const attr of ["fill", "filter", "stroke"]) {
+      const value = node.getAttribute(attr);
+      const m = value && /^url\(#([^)]+)\)$/.exec(value);
+      if (m && renamed.has(m[1])) node.setAttribute(attr, `url(#${renamed.get(m[1])})`);
+    }
+  }
+}

@@ -7,7 +7,7 @@
 // languages); the language picker reloads the page in the chosen one.
 
 import { api } from "./api.js";
-import { BoardView } from "./board.js";
+import { BoardView, uniqueIds } from "./board.js";
 import { $, clear, h } from "./dom.js";
 import { initLanguage, languagePicker, t } from "./i18n.js";
 
@@ -126,26 +126,6 @@ function sceneState(scene, layout) {
     players: [],
     completed_cities: 0,
   };
-}
-
-/**
- * BoardView gives its gradient and shadow fixed ids ("paper", "shadow"): with several boards on one page the ids
- * would repeat (as on the rules page, rules.js).  Suffix them with the scene's name.
- */
-function uniqueIds(svg, suffix) {
-  const renamed = new Map();
-  for (const node of svg.querySelectorAll("defs [id]")) {
-    const id = `${node.id}-${suffix}`;
-    renamed.set(node.id, id);
-    node.id = id;
-  }
-  for (const node of svg.querySelectorAll("[fill], [filter], [stroke]")) {
-    for (const attr of ["fill", "filter", "stroke"]) {
-      const value = node.getAttribute(attr);
-      const m = value && /^url\(#([^)]+)\)$/.exec(value);
-      if (m && renamed.has(m[1])) node.setAttribute(attr, `url(#${renamed.get(m[1])})`);
-    }
-  }
 }
 
 /** Draw a scene into ``slot`` and crop the picture to its routes, cities, pieces and markers. */

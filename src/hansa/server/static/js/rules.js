@@ -8,7 +8,7 @@
 // trusted and inserted as HTML.  Everything else is built with textContent (dom.js).
 
 import { api, parseJson } from "./api.js";
-import { BoardView } from "./board.js";
+import { BoardView, uniqueIds } from "./board.js";
 import { $, clear, h } from "./dom.js";
 import { initLanguage, language, languagePicker, t } from "./i18n.js";
 
@@ -174,26 +174,6 @@ const EMPTY_STATE = {
   completed_cities: 0,
 };
 const NO_COLOURS = { players: [], neutral: "#8d8d8d", names: [] };
-
-/**
- * BoardView gives its gradient and shadow fixed ids ("paper", "shadow"): with two boards on one page the ids would
- * repeat, and Chromium then paints the second board's background black.  Suffix them with the side.
- */
-function uniqueIds(svg, side) {
-  const renamed = new Map();
-  for (const node of svg.querySelectorAll("defs [id]")) {
-    const id = `${node.id}-${side}`;
-    renamed.set(node.id, id);
-    node.id = id;
-  }
-  for (const node of svg.querySelectorAll("[fill], [filter], [stroke]")) {
-    for (const attr of ["fill", "filter", "stroke"]) {
-      const value = node.getAttribute(attr);
-      const m = value && /^url\(#([^)]+)\)$/.exec(value);
-      if (m && renamed.has(m[1])) node.setAttribute(attr, `url(#${renamed.get(m[1])})`);
-    }
-  }
-}
 
 /** Both board sides, without pieces, as a figure after the introduction of the board-facts section (§A). */
 async function addBoards() {
