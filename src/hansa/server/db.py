@@ -16,6 +16,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -27,6 +28,7 @@ from sqlalchemy import (
     false,
     func,
     select,
+    true,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
@@ -58,6 +60,7 @@ class GameRow(Base):
         Index("ix_games_status_deadline", "status", "deadline"),
         Index("ix_games_status_creator", "status", "creator_client"),
         Index("ix_games_status_active", "status", "active_at"),
+        Index("ix_games_rated_status", "rated", "status"),
     )
 
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
@@ -93,6 +96,8 @@ class GameRow(Base):
     #: The last move or undo (creation at first): a game idle past ``--abandon-after`` by this is abandoned.  Votes,
     #: webhooks and other seat changes do not count as activity.
     active_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    #: Created as *rated* (from an open table of accounts and bots): its finish updates the players' ratings once.
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class MoveRow(Base):
@@ -123,6 +128,173 @@ class UndoRow(Base):
     actor: Mapped[str] = mapped_column(String(16))
     move: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+# ---------------------------------------------------------------------------------------------------- the club
+# Accounts, their sessions and seats, open tables, ratings (issue "The club").  The game tables above know nothing
+# of them except a seat's owner account (``players[i].account``) and ``games.rated``.
+
+
+class AccountRow(Base):
+    """A player's account.  ``name_key`` (hansa.server.names.name_key) makes names that differ only in case or form
+    the same name.  A deleted account keeps its row (its games and ratings point to it) with the name replaced by a
+    neutral one, and no password, address or sessions."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(80))
+    name_key: Mapped[str] = mapped_column(String(255), unique=True)
+    #: argon2id hash (argon2-cffi, PHC string); null once the account is deleted
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    email_verified: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    #: Disabled by an operator: cannot sign in or act.
+    disabled: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class SessionRow(Base):
+    """A signed-in browser or client.  The cookie holds a random token; only its SHA-256 is stored, so a copy of the
+    database signs nobody in.  Deleting the row revokes the session (sign-out, password change, account deletion)."""
+
+    __tablename__ = "sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    #: The session's CSRF token: every state-changing request made with the cookie must send it back in a header.
+    csrf: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    seen_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+
+
+class SignInFailureRow(Base):
+    """Failed sign-ins counted per account name (``name:<key>``, also for names nobody has) and per client address
+    (``addr:<hash>``): past a limit the key is blocked until ``blocked_until``."""
+
+    __tablename__ = "sign_in_failures"
+
+    key: Mapped[str] = mapped_column(String(255), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    window_start: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    blocked_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class AccountSeatRow(Base):
+    """A seat of a game played by an account (the index behind "my games" and profiles; the game's own players
+    column says the same in ``account``, written in the same transaction)."""
+
+    __tablename__ = "account_seats"
+
+    game_id: Mapped[str] = mapped_column(String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class TableRow(Base):
+    """A table: a game being gathered.  ``status``: open (taking players), starting (its game is being created),
+    started (``game_id`` is the game, same id), closed (not filled in time, or closed by its creator).  A private
+    table is reached by its link only; a public one is listed in the lobby.  ``rematch_of``: the game it rematches
+    (at most one rematch per game)."""
+
+    __tablename__ = "tables"
+    __table_args__ = (Index("ix_tables_status_private", "status", "private"),)
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    revision: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    status_note: Mapped[str | None] = mapped_column(Text, nullable=True)
+    private: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    allow_guests: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: number of seats (2-5)
+    size: Mapped[int] = mapped_column(Integer)
+    #: the game's rules options, clock settings and table options as POST /api/games takes them
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    table_options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    creator_account: Mapped[int | None] = mapped_column(Integer, ForeignKey("accounts.id", ondelete="SET NULL"),
+                                                        nullable=True)
+    #: SHA-256 of the creator's table token (a guest creator's only credential; accounts get one too)
+    creator_hash: Mapped[str] = mapped_column(String(64))
+    #: when an open table that is not full closes
+    expires_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    game_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    rematch_of: Mapped[str | None] = mapped_column(String(16), nullable=True, unique=True)
+
+
+class TableSeatRow(Base):
+    """A taken (or, for a rematch, reserved) seat of a table.  The primary key makes a seat taken once, whatever
+    process took it; (table, account) is unique so an account sits once at a table."""
+
+    __tablename__ = "table_seats"
+    __table_args__ = (Index("ux_table_seats_account", "table_id", "account_id", unique=True),)
+
+    table_id: Mapped[str] = mapped_column(String(16), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: account, guest or bot
+    kind: Mapped[str] = mapped_column(String(8))
+    account_id: Mapped[int | None] = mapped_column(Integer, ForeignKey("accounts.id", ondelete="CASCADE"),
+                                                   nullable=True)
+    name: Mapped[str] = mapped_column(String(80))
+    bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    colour: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: SHA-256 of a guest's table token (what lets the guest leave, accept a rematch, and receive the seat's token)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: a rematch seat kept for its player until they accept (bots accept at once)
+    accepted: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    joined_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class RatingRow(Base):
+    """A rated player's current rating: an account (``account:<id>``) or a bot level (``bot:<spec>``).  OpenSkill
+    Plackett-Luce: ``mu`` and ``sigma``."""
+
+    __tablename__ = "ratings"
+
+    subject: Mapped[str] = mapped_column(String(64), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class RatedGameRow(Base):
+    """A rated game whose finish has been applied to the ratings: inserted in the transaction that applies it, so a
+    game is rated exactly once whichever process (or restart) gets to it."""
+
+    __tablename__ = "rated_games"
+
+    game_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    rated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
+
+
+class RatingEventRow(Base):
+    """One player's rating change by one game (the profile's rating history)."""
+
+    __tablename__ = "rating_events"
+    __table_args__ = (Index("ux_rating_events_game_subject", "game_id", "subject", unique=True),
+                      Index("ix_rating_events_subject_at", "subject", "rated_at"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(String(16))
+    subject: Mapped[str] = mapped_column(String(64))
+    seat: Mapped[int] = mapped_column(Integer)
+    #: 1 = first; tied players share a place
+    place: Mapped[int] = mapped_column(Integer)
+    players: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    rated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
 def make_engine(url: str, busy_timeout: float = 5.0) -> Engine:
@@ -174,3 +346,12 @@ def make_sessionmaker(engine: Engine) -> sessionmaker:  # type: ignore[type-arg]
 GAMES = cast(Table, GameRow.__table__)
 MOVES = cast(Table, MoveRow.__table__)
 UNDOS = cast(Table, UndoRow.__table__)
+ACCOUNTS = cast(Table, AccountRow.__table__)
+SESSIONS = cast(Table, SessionRow.__table__)
+SIGN_IN_FAILURES = cast(Table, SignInFailureRow.__table__)
+ACCOUNT_SEATS = cast(Table, AccountSeatRow.__table__)
+TABLES = cast(Table, TableRow.__table__)
+TABLE_SEATS = cast(Table, TableSeatRow.__table__)
+RATINGS = cast(Table, RatingRow.__table__)
+RATED_GAMES = cast(Table, RatedGameRow.__table__)
+RATING_EVENTS = cast(Table, RatingEventRow.__table__)

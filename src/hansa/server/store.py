@@ -109,6 +109,9 @@ class StoredSeat:
     webhook_suspended: bool = False
     #: A human seat that a bot plays since a takeover vote (its moves are the bot's, for the seat's player).
     taken_over: bool = False
+    #: The account that plays the seat (hansa.server.accounts), None for a guest's or a bot's seat.  Such a seat has
+    #: no token of its own: it is played through its account's session.
+    account: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "type": self.type, "bot": self.bot, "token_hash": self.token_hash,
@@ -119,6 +122,8 @@ class StoredSeat:
             data["webhook_suspended"] = True
         if self.taken_over:
             data["taken_over"] = True
+        if self.account is not None:
+            data["account"] = self.account
         return data
 
 
@@ -207,8 +212,11 @@ def _seats(players: Any) -> list[StoredSeat]:
         taken_over = p.get("taken_over", False)
         if not isinstance(taken_over, bool):
             raise Damaged(f"seat {i} has a malformed takeover mark")
+        account = p.get("account")
+        if account is not None and (isinstance(account, bool) or not isinstance(account, int)):
+            raise Damaged(f"seat {i} has a malformed account")
         seats.append(StoredSeat(p["name"], p["type"], bot if p["type"] == "bot" else None, token, colour or "", webhook,
-                                suspended, taken_over))
+                                suspended, taken_over, account))
     return assign_colours(seats)
 
 
