@@ -24,6 +24,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_vali
 from ..core.board import load_board
 from ..core.options import GameOptions
 from ..view import board_layout
+from .accounts import Accounts
+from .accounts import routes as account_routes
 from .answers import HISTORY_LIMIT, LOG_LIMIT, MAX_HISTORY_LIMIT, MAX_LOG_LIMIT
 from .clocks import TIMEOUT_BOTS
 from .config import ServerConfig
@@ -252,7 +254,9 @@ def create_app(
         await asyncio.to_thread(migrate, engine)
         service = GameService(Store(engine), cfg, hub, clock_now)
         app.state.service = service
+        app.state.accounts = Accounts(engine, cfg)
         await service.start()
+        sweeper = asyncio.create_task(app.state.accounts.sweep_forever())
         # Move everything loaded so far (modules, the board, restored games) out of the garbage collector's
         # view: full collections then scan only what was created since, which keeps their pauses (felt as
         # move latency) short.
@@ -261,6 +265,7 @@ def create_app(
         try:
             yield {"hansa_config": cfg}  # uvicorn hands this state to the connection protocols (protocols.py)
         finally:
+            sweeper.cancel()
             await service.stop()
             engine.dispose()
 
@@ -273,6 +278,11 @@ def create_app(
 
     def service() -> GameService:
         return app.state.service  # type: ignore[no-any-return]
+
+    def club() -> Accounts:
+        return app.state.accounts  # type: ignore[no-any-return]
+
+    app.include_router(account_routes(club, cfg, on_delete=[]))
 
     async def game(game_id: str) -> LiveGame:
         if not 1 <= len(game_id) <= MAX_ID or not game_id.isascii() or not game_id.isalnum():

@@ -127,6 +127,19 @@ class ServerConfig:
     public_url: str = _setting(
         "", "HANSA_PUBLIC_URL", "the server's address as players reach it (https://...), for links in webhook notices"
     )
+    session_days: float = _setting(30.0, "HANSA_SESSION_DAYS", "a signed-in session ends this many days after sign-in")
+    sign_in_failures_per_name: int = _setting(
+        5, "HANSA_SIGN_IN_FAILURES_PER_NAME",
+        "failed sign-ins to one account name within --sign-in-block seconds before the name is blocked (429)",
+    )
+    sign_in_failures_per_address: int = _setting(
+        20, "HANSA_SIGN_IN_FAILURES_PER_ADDRESS",
+        "failed sign-ins from one client within --sign-in-block seconds before the client is blocked (429)",
+    )
+    sign_in_block: float = _setting(
+        900.0, "HANSA_SIGN_IN_BLOCK", "seconds failed sign-ins are counted over, and a blocked name or client waits"
+    )
+    signups_per_hour: int = _setting(10, "HANSA_SIGNUPS_PER_HOUR", "accounts one client may create per hour (429)")
 
     @classmethod
     def from_env(cls, overrides: dict[str, Any] | None = None, environ: Mapping[str, str] | None = None) -> ServerConfig:
@@ -159,7 +172,8 @@ class ServerConfig:
                 raise ValueError(f"{f.name} must not be negative (got {value})")
         for name in ("max_body", "max_header", "max_name", "max_move_text", "ws_max_message", "max_live_games",
                      "max_live_games_per_client", "max_moves", "http_per_client", "ws_per_seat", "replay_per_client",
-                     "webhook_suspend_after"):
+                     "webhook_suspend_after", "sign_in_failures_per_name", "sign_in_failures_per_address",
+                     "signups_per_hour"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
         if self.bots not in ("inline", "queue"):
@@ -170,6 +184,8 @@ class ServerConfig:
             raise ValueError("header_timeout must be above 0 seconds")
         if self.undo_per_minute <= 0 or self.votes_per_minute <= 0:
             raise ValueError("undo_per_minute and votes_per_minute must be above 0")
+        if self.session_days <= 0 or self.sign_in_block <= 0:
+            raise ValueError("session_days and sign_in_block must be above 0")
         if self.max_header < 1024:
             raise ValueError("max_header must be at least 1024 bytes")
 
