@@ -140,6 +140,12 @@ class ServerConfig:
         900.0, "HANSA_SIGN_IN_BLOCK", "seconds failed sign-ins are counted over, and a blocked name or client waits"
     )
     signups_per_hour: int = _setting(10, "HANSA_SIGNUPS_PER_HOUR", "accounts one client may create per hour (429)")
+    table_expiry: float = _setting(
+        3600.0, "HANSA_TABLE_EXPIRY", "an open table whose seats are not all taken within this time closes"
+    )
+    max_open_tables_per_account: int = _setting(
+        5, "HANSA_MAX_OPEN_TABLES_PER_ACCOUNT", "open tables one account may have created at once (429)"
+    )
 
     @classmethod
     def from_env(cls, overrides: dict[str, Any] | None = None, environ: Mapping[str, str] | None = None) -> ServerConfig:
@@ -173,7 +179,7 @@ class ServerConfig:
         for name in ("max_body", "max_header", "max_name", "max_move_text", "ws_max_message", "max_live_games",
                      "max_live_games_per_client", "max_moves", "http_per_client", "ws_per_seat", "replay_per_client",
                      "webhook_suspend_after", "sign_in_failures_per_name", "sign_in_failures_per_address",
-                     "signups_per_hour"):
+                     "signups_per_hour", "max_open_tables_per_account"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
         if self.bots not in ("inline", "queue"):
@@ -184,8 +190,8 @@ class ServerConfig:
             raise ValueError("header_timeout must be above 0 seconds")
         if self.undo_per_minute <= 0 or self.votes_per_minute <= 0:
             raise ValueError("undo_per_minute and votes_per_minute must be above 0")
-        if self.session_days <= 0 or self.sign_in_block <= 0:
-            raise ValueError("session_days and sign_in_block must be above 0")
+        if self.session_days <= 0 or self.sign_in_block <= 0 or self.table_expiry <= 0:
+            raise ValueError("session_days, sign_in_block and table_expiry must be above 0")
         if self.max_header < 1024:
             raise ValueError("max_header must be at least 1024 bytes")
 
