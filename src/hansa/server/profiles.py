@@ -35,6 +35,9 @@ OPPONENTS = 10
 PROFILE_GAMES = 20
 #: Longest player name the routes look up (names are at most 80 characters when stored).
 MAX_NAME = 200
+#: The query parameters of a page (module-level: FastAPI resolves the routes' annotations in this module).
+Limit = Annotated[int, Query(ge=1, le=MAX_PAGE)]
+Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET)]
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -247,8 +250,6 @@ def router(engine: Callable[[], Engine], bots: Sequence[str]) -> APIRouter:
     """The routes of the leaderboard and the profiles; ``engine`` gives the app's database engine, ``bots`` the bot
     levels the server knows."""
     api = APIRouter(route_class=StrictRoute)
-    Limit = Annotated[int, Query(ge=1, le=MAX_PAGE)]
-    Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET)]
 
     def level(spec: str) -> str:
         if spec not in bots:
