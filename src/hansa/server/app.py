@@ -35,7 +35,9 @@ from .games import SERVER_BOTS, GameService
 from .live import LiveGame, view_json, view_message, with_now
 from .middleware import BodyLimit, SecurityHeaders, client_key
 from .names import BadName, clean_name, duplicate_names
+from .profiles import router as profiles_router
 from .ratelimit import RateLimiter
+from .ratings import RatingKeeper
 from .rules import LANGUAGES, rules_page
 from .sockets import SocketHub, Subscriber
 from .store import DEFAULT_COLOURS, MAX_WEBHOOK, PALETTE, Store
@@ -257,6 +259,8 @@ def create_app(
         app.state.accounts = Accounts(engine, cfg)
         await service.start()
         sweeper = asyncio.create_task(app.state.accounts.sweep_forever())
+        app.state.ratings = RatingKeeper(engine, cfg.rating_interval)
+        app.state.ratings.start()
         # Move everything loaded so far (modules, the board, restored games) out of the garbage collector's
         # view: full collections then scan only what was created since, which keeps their pauses (felt as
         # move latency) short.
@@ -266,6 +270,7 @@ def create_app(
             yield {"hansa_config": cfg}  # uvicorn hands this state to the connection protocols (protocols.py)
         finally:
             sweeper.cancel()
+            await app.state.ratings.stop()
             await service.stop()
             engine.dispose()
 
@@ -378,6 +383,7 @@ def create_app(
             "answers_built": svc.builders.done,
             "answers_refused": svc.builders.refused,
             "answer_workers": svc.builders.worker_pids(),
+            **app.state.ratings.stats(),
         }
 
     @api.get("/api/boards/{side}")
@@ -388,6 +394,8 @@ def create_app(
             raise ServiceError(
                 404, f"there is no board side {side[:12]!r}; sides are 2-3, 4-5, east, britannia_3 and britannia_45",
             ) from exc
+
+    app.include_router(profiles_router(lambda: service().store.engine, SERVER_BOTS))
 
     # -------------------------------------------------------------- games
 

@@ -124,6 +124,9 @@ class ServerConfig:
     bot_lease: float = _setting(
         30.0, "HANSA_BOT_LEASE", "queue: how long a bot worker holds a bot turn before another worker may take it"
     )
+    rating_interval: float = _setting(
+        5.0, "HANSA_RATING_INTERVAL", "how often finished rated games not yet rated are looked for (and rated)"
+    )
     public_url: str = _setting(
         "", "HANSA_PUBLIC_URL", "the server's address as players reach it (https://...), for links in webhook notices"
     )
@@ -186,6 +189,8 @@ class ServerConfig:
             raise ValueError(f"bots must be inline or queue (got {self.bots!r})")
         if self.bot_lease < 1:
             raise ValueError("bot_lease must be at least 1 second")
+        if self.rating_interval <= 0:
+            raise ValueError("rating_interval must be above 0 seconds")
         if self.header_timeout <= 0:
             raise ValueError("header_timeout must be above 0 seconds")
         if self.undo_per_minute <= 0 or self.votes_per_minute <= 0:
