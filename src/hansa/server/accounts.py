@@ -45,7 +45,7 @@ from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Request, Response, WebSocket
 from pydantic import BaseModel, ConfigDict, StringConstraints
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
@@ -402,6 +402,17 @@ class Accounts:
             if not secrets.compare_digest(sent.encode(), session.csrf.encode()):
                 raise AccountError(403, f"this request needs the session's {CSRF_HEADER} header (GET /api/account)")
         return session
+
+    async def socket_session(self, ws: WebSocket) -> Session | None:
+        """A WebSocket's session: its cookie, only when the browser opened it from this server's own pages (a
+        WebSocket is not subject to the same-origin policy: another site's page could open one with the cookie)."""
+        token = ws.cookies.get(COOKIE)
+        origin = ws.headers.get("origin")
+        if not token or len(token) > 100 or origin is None:
+            return None
+        if urlsplit(origin).netloc.lower() != ws.headers.get("host", "").lower():
+            return None
+        return await asyncio.to_thread(self.store.session, token)
 
     async def require(self, request: Request) -> Session:
         session = await self.session_of(request)

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_vali
 from ..core.board import load_board
 from ..core.options import GameOptions
 from ..view import board_layout
-from .accounts import Accounts
+from .accounts import DELETED_NAME, Accounts
 from .accounts import routes as account_routes
 from .answers import HISTORY_LIMIT, LOG_LIMIT, MAX_HISTORY_LIMIT, MAX_LOG_LIMIT
 from .clocks import TIMEOUT_BOTS
@@ -32,7 +32,7 @@ from .config import ServerConfig
 from .db import DEFAULT_URL, make_engine, migrate
 from .errors import ServiceError, StrictRoute, install_handlers
 from .games import SERVER_BOTS, GameService
-from .live import LiveGame, view_json, view_message, with_now
+from .live import AccountKey, Credential, LiveGame, view_json, view_message, with_now
 from .middleware import BodyLimit, SecurityHeaders, client_key
 from .names import BadName, clean_name, duplicate_names
 from .profiles import router as profiles_router
@@ -41,6 +41,8 @@ from .ratings import RatingKeeper
 from .rules import LANGUAGES, rules_page
 from .sockets import SocketHub, Subscriber
 from .store import DEFAULT_COLOURS, MAX_WEBHOOK, PALETTE, Store
+from .tables import Tables
+from .tables import routes as table_routes
 from .tutorial import CHAPTERS
 from .tutorial import players as tutorial_players
 from .tutorial import prefix as tutorial_prefix
@@ -200,6 +202,11 @@ class MyGameIn(BaseModel):
     token: Annotated[str, StringConstraints(min_length=1, max_length=MAX_TOKEN)]
 
 
+class AttachIn(BaseModel):
+    model_config = STRICT
+    game: Annotated[str, StringConstraints(min_length=1, max_length=MAX_ID, pattern="^[A-Za-z0-9]+$")]
+
+
 class MyGamesIn(BaseModel):
     model_config = STRICT
     games: list[MyGameIn] = Field(max_length=MAX_MY_GAMES)
@@ -257,8 +264,10 @@ def create_app(
         service = GameService(Store(engine), cfg, hub, clock_now)
         app.state.service = service
         app.state.accounts = Accounts(engine, cfg)
+        app.state.tables = Tables(engine, cfg, service, app.state.accounts)
         await service.start()
         sweeper = asyncio.create_task(app.state.accounts.sweep_forever())
+        keeper = asyncio.create_task(app.state.tables.keep(cfg.janitor_interval))
         app.state.ratings = RatingKeeper(engine, cfg.rating_interval)
         app.state.ratings.start()
         # Move everything loaded so far (modules, the board, restored games) out of the garbage collector's
@@ -270,6 +279,7 @@ def create_app(
             yield {"hansa_config": cfg}  # uvicorn hands this state to the connection protocols (protocols.py)
         finally:
             sweeper.cancel()
+            keeper.cancel()
             await app.state.ratings.stop()
             await service.stop()
             engine.dispose()
@@ -287,7 +297,14 @@ def create_app(
     def club() -> Accounts:
         return app.state.accounts  # type: ignore[no-any-return]
 
-    app.include_router(account_routes(club, cfg, on_delete=[]))
+    async def forget_account(account: int) -> None:
+        """An account is deleted: its seats in games are renamed (a bot plays on in running games), its open
+        tables are closed and its seats at them freed."""
+        await service().forget_account(account, DELETED_NAME)
+        await asyncio.to_thread(app.state.tables.store.forget_account, account)
+
+    app.include_router(account_routes(club, cfg, on_delete=[forget_account]))
+    app.include_router(table_routes(lambda: app.state.tables, cfg))
 
     async def game(game_id: str) -> LiveGame:
         if not 1 <= len(game_id) <= MAX_ID or not game_id.isascii() or not game_id.isalnum():
@@ -472,53 +489,78 @@ def create_app(
     ) -> Response:
         return Response(await service().lobby(limit, before, status), media_type="application/json")
 
-    def view_response(live: LiveGame, token: str | None) -> Response:
+    def view_response(live: LiveGame, token: Credential) -> Response:
         return Response(with_now(view_json(live, live.seats_of(token)), clock_now()), media_type="application/json")
 
     TokenHeader = Annotated[str | None, Header(alias="X-Hansa-Token")]
 
+    async def credential(request: Request, header: str | None) -> Credential:
+        """What a request acts with: its ``X-Hansa-Token`` if it has one (the cookie is then ignored), else its
+        account's session (state-changing requests must carry the session's CSRF token: 403 otherwise)."""
+        if header is not None:
+            return token_of(header)
+        session = await club().session_of(request)
+        return AccountKey(session.account) if session is not None else None
+
     @api.get("/api/games/{game_id}")
-    async def get_game(game_id: str, x_hansa_token: TokenHeader = None) -> Response:
-        return view_response(await game(game_id), token_of(x_hansa_token))
+    async def get_game(game_id: str, request: Request, x_hansa_token: TokenHeader = None) -> Response:
+        return view_response(await game(game_id), await credential(request, x_hansa_token))
 
     @api.post("/api/games/{game_id}/moves")
     async def post_move(game_id: str, body: MoveIn, request: Request, x_hansa_token: TokenHeader = None) -> Response:  # type: ignore[valid-type]
         await game(game_id)
-        tok = token_of(x_hansa_token)
+        tok = await credential(request, x_hansa_token)
         live = await service().play(game_id, tok, body.move, body.version, body.seat, still_wanted(request))  # type: ignore[attr-defined]
         return view_response(live, tok)
 
     @api.post("/api/games/{game_id}/undo")
     async def post_undo(game_id: str, body: UndoIn, request: Request, x_hansa_token: TokenHeader = None) -> Response:
         await game(game_id)
-        tok = token_of(x_hansa_token)
+        tok = await credential(request, x_hansa_token)
         live = await service().undo(game_id, tok, body.version, body.seat, still_wanted(request))
         return view_response(live, tok)
 
     @api.post("/api/games/{game_id}/back")
-    async def come_back(game_id: str, body: SeatIn, x_hansa_token: TokenHeader = None) -> Response:
+    async def come_back(game_id: str, body: SeatIn, request: Request, x_hansa_token: TokenHeader = None) -> Response:
         """The player of a seat a bot plays after a timeout takes it back."""
         await game(game_id)
-        tok = token_of(x_hansa_token)
+        tok = await credential(request, x_hansa_token)
         return view_response(await service().come_back(game_id, tok, body.seat), tok)
 
     @api.post("/api/games/{game_id}/takeover")
-    async def takeover(game_id: str, body: TakeoverIn, x_hansa_token: TokenHeader = None) -> Response:
+    async def takeover(game_id: str, body: TakeoverIn, request: Request, x_hansa_token: TokenHeader = None) -> Response:
         """Vote for a bot to take over an abandoned seat (``bot: null`` withdraws the vote)."""
         await game(game_id)
-        tok = token_of(x_hansa_token)
+        tok = await credential(request, x_hansa_token)
         return view_response(await service().vote_takeover(game_id, tok, body.seat, body.bot), tok)
 
     @api.put("/api/games/{game_id}/webhook")
-    async def webhook(game_id: str, body: WebhookIn, x_hansa_token: TokenHeader = None) -> dict[str, Any]:
+    async def webhook(game_id: str, body: WebhookIn, request: Request,
+                      x_hansa_token: TokenHeader = None) -> dict[str, Any]:
         """Set (``url``) or remove (``null``) the seat's "your turn" webhook."""
         await game(game_id)
-        return await service().set_webhook(game_id, token_of(x_hansa_token), body.seat, body.url)
+        return await service().set_webhook(game_id, await credential(request, x_hansa_token), body.seat, body.url)
 
     @api.post("/api/my-games")
     async def my_games(body: MyGamesIn) -> dict[str, Any]:
         """The games of the seat tokens a browser holds: status, whose decision, the tokens' seats, time left."""
         return await service().my_games([(g.id, g.token) for g in body.games])
+
+    @api.post("/api/account/seats")
+    async def attach_seat(body: AttachIn, request: Request, x_hansa_token: TokenHeader = None) -> dict[str, Any]:
+        """Make the seat of the link in ``X-Hansa-Token`` the signed-in account's (the link then only watches)."""
+        session = await club().require(request)
+        if not x_hansa_token or token_of(x_hansa_token) is None:
+            raise ServiceError(400, "send the seat's link token in the X-Hansa-Token header")
+        await game(body.game)
+        seat = await service().attach_seat(body.game, x_hansa_token, session.account)
+        return {"game": body.game, "seat": seat}
+
+    @api.get("/api/account/games")
+    async def account_games(request: Request) -> dict[str, Any]:
+        """The signed-in account's games, newest first (at most 100), as "my games" entries."""
+        session = await club().require(request)
+        return await service().account_games(session.account)
 
     @api.get("/my-games", include_in_schema=False)
     async def my_games_page() -> FileResponse:
@@ -540,7 +582,7 @@ def create_app(
     async def hint(game_id: str, request: Request, x_hansa_token: TokenHeader = None) -> Response:
         """The heuristic bot's move for the deciding seat, with a reason (``{"kind", ...}``, see hints.py)."""
         await game(game_id)
-        answer = await service().hint(game_id, token_of(x_hansa_token), client_key(request.scope))
+        answer = await service().hint(game_id, await credential(request, x_hansa_token), client_key(request.scope))
         return Response(answer, media_type="application/json")
 
     @api.get("/api/games/{game_id}/record")
@@ -590,7 +632,10 @@ def create_app(
             await ws.accept(subprotocol=subprotocol)
             await ws.close(code=4404 if exc.status == 404 else 4409, reason=exc.message[:120])
             return
-        token = socket_token(ws)
+        token: Credential = socket_token(ws)
+        if token is None:  # a signed-in page: its session (only from this server's own pages)
+            session = await club().socket_session(ws)
+            token = AccountKey(session.account) if session is not None else None
         seats = tuple(live.seats_of(token))
         client = client_key(ws.scope)
         refusal = hub.refusal(live.id, client, seats)

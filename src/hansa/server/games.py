@@ -14,7 +14,11 @@ in ``hansa/server/service/``, each with the concern's own description:
 - ``takeover.py``: votes to hand an abandoned seat to a bot;
 - ``seat_webhooks.py``: the seats' "your turn" webhooks;
 - ``my_games.py``: the "my games" summary;
-- ``replays.py``: long answers (move log, history, record, hints, replayed positions).
+- ``replays.py``: long answers (move log, history, record, hints, replayed positions);
+- ``seat_owners.py``: seats played by accounts (attaching a seat link, an account's games, a deleted account).
+
+The club (accounts, open tables, ratings, profiles: ``accounts.py``, ``tables.py``, ``ratings.py``,
+``profiles.py`` beside this file) uses this service and is not used by it.
 
 This module keeps the constructor, :meth:`GameService.start` and :meth:`GameService.stop`, and the names other
 modules import from it.
@@ -44,6 +48,7 @@ from .service.loading import LoadingMixin
 from .service.moves import MovesMixin
 from .service.my_games import MyGamesMixin
 from .service.replays import ReplaysMixin
+from .service.seat_owners import SeatOwnersMixin
 from .service.seat_webhooks import SeatWebhooksMixin
 from .service.takeover import TakeoverMixin
 from .service.timer import REMOTE_LOOK_DELAY, STUCK_RETRY, TimerMixin
@@ -62,7 +67,7 @@ SERVER_BOTS = ("random", "purpose", "heuristic", "mcts:easy", "mcts:medium", "mc
 
 class GameService(
     CopiesMixin, CreationMixin, LoadingMixin, MovesMixin, EndingMixin, BotTurnsMixin, TimerMixin, TakeoverMixin,
-    SeatWebhooksMixin, MyGamesMixin, ReplaysMixin,
+    SeatWebhooksMixin, MyGamesMixin, ReplaysMixin, SeatOwnersMixin,
 ):
     """All games of one server process."""
 

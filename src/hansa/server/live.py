@@ -49,6 +49,18 @@ def client_hash(client: str) -> str:
 Seat = StoredSeat
 
 
+@dataclass(frozen=True)
+class AccountKey:
+    """A request made by a signed-in account (its session checked by hansa.server.accounts): it acts for the human
+    seats that account plays, as a seat token acts for its seat."""
+
+    account: int
+
+
+#: What a request acts with: a token (seat, hot-seat or creator token), an account's session, or nothing.
+Credential = str | AccountKey | None
+
+
 @dataclass
 class LiveGame:
     """A game held in memory."""
@@ -142,13 +154,17 @@ class LiveGame:
         """The seed may be shown: the creator chose it (every seat knows it), or the game has ended."""
         return self.seed_public or self.status in ENDED
 
-    def seats_of(self, token: str | None) -> list[int]:
+    def seats_of(self, token: Credential) -> list[int]:
         """Seats a token controls: one human seat (its seat token), every human seat (the hot-seat token of a
-        hot-seat game), or none."""
+        hot-seat game), the seats of an account (its session), or none."""
         return self.authority(token)[0]
 
-    def authority(self, token: str | None) -> tuple[list[int], str | None]:
-        """The seats a token controls and what kind of token it is: ``"seat"``, ``"hotseat"`` or None."""
+    def authority(self, token: Credential) -> tuple[list[int], str | None]:
+        """The seats a token controls and what kind of token it is: ``"seat"``, ``"hotseat"``, ``"account"`` or
+        None."""
+        if isinstance(token, AccountKey):
+            mine = [i for i, s in enumerate(self.seats) if s.account == token.account and s.type == "human"]
+            return mine, ("account" if mine else None)
         if not token:
             return [], None
         digest = token_hash(token)
@@ -157,7 +173,9 @@ class LiveGame:
         seats = [i for i, s in enumerate(self.seats) if s.token_hash and secrets.compare_digest(digest, s.token_hash)]
         return seats, ("seat" if seats else None)
 
-    def is_creator(self, token: str | None) -> bool:
+    def is_creator(self, token: Credential) -> bool:
+        if not isinstance(token, str):
+            return False
         return bool(token and self.creator_hash and secrets.compare_digest(token_hash(token), self.creator_hash))
 
     def per_revision(self) -> dict[Any, Any]:

@@ -26,7 +26,7 @@ from ..game import Game
 from ..view import move_delta
 from .answers import CHUNK
 from .clocks import Clock
-from .db import GAMES, MOVES, UNDOS, utcnow
+from .db import ACCOUNT_SEATS, GAMES, MOVES, UNDOS, utcnow
 
 #: The PostgreSQL notification channel of game changes (payload: "game_id revision origin").
 CHANNEL = "hansa_games"
@@ -53,6 +53,10 @@ class Damaged(Exception):
         super().__init__(reason)
         self.reason = reason
         self.move = move
+
+
+class GameExists(Exception):
+    """A game with that id is stored already."""
 
 
 class Unsettled(Exception):
@@ -295,6 +299,8 @@ def table_options(value: Any) -> dict[str, Any]:
             or not isinstance(data.get("hotseat", False), bool)):
         raise Damaged("table options are not {hints: true|false, hotseat: true|false}")
     out = {"hints": data.get("hints", True)}
+    if data.get("rated") is True:  # a rated game (from a table of the club)
+        out["rated"] = True
     if "hotseat" in data:
         out["hotseat"] = data["hotseat"]
     if "tutorial" in data:  # a "Learn to play" game: the chapter (hansa.server.tutorial)
@@ -365,10 +371,22 @@ class Store:
 
     # ------------------------------------------------------------------ games
 
-    def insert_game(self, values: dict[str, Any]) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(insert(GAMES), [{**values, "revision": 0}])
-            self._notify(conn, values["id"], 0)
+    def insert_game(self, values: dict[str, Any], accounts: list[tuple[int, int]] | None = None) -> None:
+        """Store a new game (and, in the same transaction, the ``(seat, account)`` seats accounts play).  Raises
+        :class:`GameExists` when a game has the id."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(GAMES), [{**values, "revision": 0}])
+                if accounts:
+                    conn.execute(insert(ACCOUNT_SEATS), [
+                        {"game_id": values["id"], "seat": seat, "account_id": account, "created_at": values["created_at"]}
+                        for seat, account in accounts])
+                self._notify(conn, values["id"], 0)
+        except IntegrityError as exc:
+            with self.engine.connect() as conn:
+                if conn.execute(select(GAMES.c.id).where(GAMES.c.id == values["id"])).first() is not None:
+                    raise GameExists(values["id"]) from exc
+            raise
 
     def load(self, game_id: str) -> StoredGame | None:
         """The game replayed from its record, None if there is no such game; raises :class:`Damaged` (and
@@ -473,6 +491,30 @@ class Store:
         ``expected``); the new revision."""
         with self.engine.begin() as conn:
             return self._update(conn, game_id, expected, values)
+
+    def store_owner(self, game_id: str, values: dict[str, Any], expected: int, seat: int, account: int) -> int:
+        """Change the game row's players (a seat now played by ``account``) and record the account's seat, in one
+        transaction; the new revision."""
+        with self.engine.begin() as conn:
+            revision = self._update(conn, game_id, expected, values)
+            conn.execute(delete(ACCOUNT_SEATS).where(ACCOUNT_SEATS.c.game_id == game_id, ACCOUNT_SEATS.c.seat == seat))
+            conn.execute(insert(ACCOUNT_SEATS).values(game_id=game_id, seat=seat, account_id=account,
+                                                      created_at=utcnow()))
+            return revision
+
+    def forget_account_seats(self, account: int) -> None:
+        """The account's seats are no longer its (the account is being deleted)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(ACCOUNT_SEATS).where(ACCOUNT_SEATS.c.account_id == account))
+
+    def account_game_ids(self, account: int, limit: int) -> list[str]:
+        """The games an account plays or played, newest first."""
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(
+                select(ACCOUNT_SEATS.c.game_id).join(GAMES, GAMES.c.id == ACCOUNT_SEATS.c.game_id)
+                .where(ACCOUNT_SEATS.c.account_id == account)
+                .group_by(ACCOUNT_SEATS.c.game_id, GAMES.c.created_at)
+                .order_by(GAMES.c.created_at.desc()).limit(limit))]
 
     def set_status(self, game_id: str, status: str, note: str | None, only_if: str | None = None) -> int | None:
         """Set a game's status (and note); with ``only_if`` only when its status is that one.  The new revision,

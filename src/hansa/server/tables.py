@@ -231,8 +231,12 @@ class TableStore:
             return int(conn.execute(select(func.count()).select_from(TABLES).where(
                 TABLES.c.status == OPEN, TABLES.c.creator_account == account)).scalar_one())
 
-    def remove_account(self, conn: Connection, account: int) -> None:
+    def forget_account(self, account: int) -> None:
         """An account deleted: its seats at open tables are freed and its open tables closed."""
+        with self.engine.begin() as conn:
+            self._forget_account(conn, account)
+
+    def _forget_account(self, conn: Connection, account: int) -> None:
         tables = [r[0] for r in conn.execute(
             select(TABLE_SEATS.c.table_id).join(TABLES, TABLES.c.id == TABLE_SEATS.c.table_id)
             .where(TABLE_SEATS.c.account_id == account, TABLES.c.status == OPEN))]

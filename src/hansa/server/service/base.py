@@ -25,7 +25,7 @@ from ..answers import Builders, ByteCache
 from ..bots import BotPool
 from ..config import ServerConfig
 from ..errors import ServiceError
-from ..live import LiveGame
+from ..live import Credential, LiveGame
 from ..ratelimit import RateLimiter
 from ..sockets import SocketHub
 from ..store import StaleVersion, Store, StoredGame, Unsettled
@@ -105,7 +105,7 @@ class ServiceBase:
         def _locked(
             self, live: LiveGame, still_wanted: Callable[[], Awaitable[bool]] | None,
         ) -> AbstractAsyncContextManager[Any]: ...
-        def _check_seat(self, live: LiveGame, token: str | None, seat: int | None) -> tuple[int, str]: ...
+        def _check_seat(self, live: LiveGame, token: Credential, seat: int | None) -> tuple[int, str]: ...
         @staticmethod
         def _check_running(live: LiveGame) -> None: ...
         async def _apply(self, live: LiveGame, move: Any, seat: int, actor: str, back: bool = False,

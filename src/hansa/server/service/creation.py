@@ -16,7 +16,7 @@ from ..db import utcnow
 from ..errors import ServiceError
 from ..live import LiveGame, Seat, client_hash, token_hash
 from ..rows import bot_turn, to_datetime
-from ..store import RUNNING, assign_colours
+from ..store import RUNNING, GameExists, assign_colours
 from .base import ServiceBase
 
 
@@ -26,7 +26,7 @@ class CreationMixin(ServiceBase):
     async def create(
         self, players: list[dict[str, Any]], options: dict[str, Any], seed: int | None,
         table: dict[str, Any] | None = None, clock: dict[str, Any] | None = None, client: str = "unknown",
-        prefix: list[tuple[int, str]] | None = None,
+        prefix: list[tuple[int, str]] | None = None, game_id: str | None = None, rated: bool = False,
     ) -> tuple[LiveGame, list[str | None], str | None, str]:
         """Create and store a game.  ``players`` are ``{name, type, bot, colour}`` (colour a key of PALETTE or
         None); ``table`` the table options (``hotseat``: every human seat is played at one screen, with one
@@ -34,7 +34,12 @@ class CreationMixin(ServiceBase):
         token); ``clock`` the clock settings (:class:`ClockSettings`, None: no clock); ``client`` the creating
         client's address (the per-client cap on running games); ``prefix`` moves (seat, text) played at once, before
         any bot moves (a tutorial that starts from a late position).  Returns the game, the token of every human seat
-        (None for bots and in hot-seat games), the hot-seat token (None unless hot seat) and the creator token."""
+        (None for bots and in hot-seat games), the hot-seat token (None unless hot seat) and the creator token.
+
+        For the club (hansa.server.tables, which uses this and is not used by it): a player may carry ``account``
+        (the seat is that account's: played through its session, no token) or ``token_hash`` (the seat's token is
+        one its player holds already: a guest's table token; None is returned for it); ``game_id`` is the id to
+        give the game (409 if a game has it: created already); ``rated``: the finish updates the ratings."""
         try:
             settings = ClockSettings.from_json(clock)
         except ClockError as exc:
@@ -61,12 +66,20 @@ class CreationMixin(ServiceBase):
             if p["type"] == "bot" or hot_seat:
                 seats.append(Seat(p["name"], p["type"], p["bot"], None, colour))
                 tokens.append(None)
+            elif p.get("account") is not None:
+                seats.append(Seat(p["name"], "human", None, None, colour, account=int(p["account"])))
+                tokens.append(None)
+            elif p.get("token_hash"):
+                seats.append(Seat(p["name"], "human", None, str(p["token_hash"]), colour))
+                tokens.append(None)
             else:
                 token = secrets.token_urlsafe(18)
                 seats.append(Seat(p["name"], "human", None, token_hash(token), colour))
                 tokens.append(token)
         assign_colours(seats)
         table_opts: dict[str, Any] = {"hints": bool((table or {}).get("hints", True)), "hotseat": hot_seat}
+        if rated:
+            table_opts["rated"] = True
         if (table or {}).get("tutorial"):
             table_opts["tutorial"] = str((table or {})["tutorial"])
         hotseat: str | None = secrets.token_urlsafe(18) if hot_seat else None
@@ -80,7 +93,7 @@ class CreationMixin(ServiceBase):
             game = Game([s.name for s in seats], seed=seed, options=options, undo="own")
         except HansaError as exc:
             raise ServiceError(400, str(exc)) from exc
-        game_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        game_id = game_id or secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         live = LiveGame(
             game_id, game, seats, token_hash(hotseat) if hotseat else "", creator_hash=token_hash(creator), seed_public=chosen,
             scores=[list(game.state.score)], table=table_opts,
@@ -88,16 +101,19 @@ class CreationMixin(ServiceBase):
             takeover_after=self.config.takeover_after,
         )
         now = utcnow()
-        await self.write(self.store.insert_game, {
-            "id": game_id, "seed": seed, "options": game.options.changed(),
-            "players": [s.to_json() for s in seats],
-            "clock": live.clock.to_json(), "deadline": to_datetime(live.clock.deadline()),
-            "table_options": table_opts,
-            "hotseat_hash": live.hotseat_hash, "creator_hash": live.creator_hash, "seed_public": chosen,
-            "status": RUNNING, "status_note": None, "version": 0, "turn": game.state.turn,
-            "snapshot": game.state.to_snapshot(), "bot_turn": bot_turn(live), "created_at": now, "updated_at": now,
-            "has_human": live.has_human, "creator_client": creator_client, "active_at": now,
-        })
+        try:
+            await self.write(self.store.insert_game, {
+                "id": game_id, "seed": seed, "options": game.options.changed(),
+                "players": [s.to_json() for s in seats],
+                "clock": live.clock.to_json(), "deadline": to_datetime(live.clock.deadline()),
+                "table_options": table_opts,
+                "hotseat_hash": live.hotseat_hash, "creator_hash": live.creator_hash, "seed_public": chosen,
+                "status": RUNNING, "status_note": None, "version": 0, "turn": game.state.turn,
+                "snapshot": game.state.to_snapshot(), "bot_turn": bot_turn(live), "created_at": now, "updated_at": now,
+                "has_human": live.has_human, "creator_client": creator_client, "active_at": now, "rated": rated,
+            }, [(i, s.account) for i, s in enumerate(seats) if s.account is not None])
+        except GameExists:
+            raise ServiceError(409, f"a game {game_id} exists already") from None
         self.games[game_id] = live
         if prefix:
             async with live.lock:

@@ -20,7 +20,7 @@ from ...core.errors import HansaError
 from ...core.moves import Move
 from ...view import move_delta
 from ..errors import ServiceError
-from ..live import LiveGame, view_message
+from ..live import Credential, LiveGame, view_message
 from ..ratelimit import RateLimiter
 from ..rows import copy_clock, game_row, prepare_move, undoable
 from ..store import OVER, RUNNING, STOPPED
@@ -51,7 +51,7 @@ class MovesMixin(ServiceBase):
         finally:
             live.lock.release()
 
-    def _check_seat(self, live: LiveGame, token: str | None, seat: int | None) -> tuple[int, str]:
+    def _check_seat(self, live: LiveGame, token: Credential, seat: int | None) -> tuple[int, str]:
         """The seat a request acts for (``seat``, or by default the deciding seat if the token controls it) and
         the kind of token (``seat`` or ``hotseat``); 403 when the token does not control it."""
         seats, actor = live.authority(token)
@@ -72,7 +72,7 @@ class MovesMixin(ServiceBase):
             raise ServiceError(409, f"the game was {live.status}" + (f": {live.status_note}" if live.status_note else ""))
 
     async def play(
-        self, game_id: str, token: str | None, move: Any, version: int | None, seat: int | None,
+        self, game_id: str, token: Credential, move: Any, version: int | None, seat: int | None,
         still_wanted: Callable[[], Awaitable[bool]] | None = None,
     ) -> LiveGame:
         """Play a seat's move.  When this process's copy of the game turns out to be behind the database (another
@@ -84,7 +84,7 @@ class MovesMixin(ServiceBase):
             return await self._play(game_id, token, move, version, seat, still_wanted)
 
     async def _play(
-        self, game_id: str, token: str | None, move: Any, version: int | None, seat: int | None,
+        self, game_id: str, token: Credential, move: Any, version: int | None, seat: int | None,
         still_wanted: Callable[[], Awaitable[bool]] | None,
     ) -> LiveGame:
         live = await self.get(game_id)
@@ -140,7 +140,7 @@ class MovesMixin(ServiceBase):
         return parsed
 
     async def undo(
-        self, game_id: str, token: str | None, version: int | None, seat: int | None,
+        self, game_id: str, token: Credential, version: int | None, seat: int | None,
         still_wanted: Callable[[], Awaitable[bool]] | None = None,
     ) -> LiveGame:
         live = await self.get(game_id)

@@ -14,7 +14,7 @@ from ...record.record import FORMAT as RECORD_FORMAT
 from ...record.record import VERSION as RECORD_VERSION
 from ..answers import CHUNK, build_hint, build_history_chunk, build_log_chunk, build_position, build_record
 from ..errors import ServiceError
-from ..live import LiveGame
+from ..live import Credential, LiveGame
 from ..store import ENDED
 from .base import ServiceBase
 
@@ -130,7 +130,7 @@ class ReplaysMixin(ServiceBase):
             self.answers.put(key, text)
         return text
 
-    async def hint(self, game_id: str, token: str | None, client: str) -> bytes:
+    async def hint(self, game_id: str, token: Credential, client: str) -> bytes:
         """The heuristic bot's move for the seat that must decide, for that seat's player (``hints.py``)."""
         live = await self.get(game_id)
         self._check_running(live)

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..errors import ServiceError
-from ..live import LiveGame
+from ..live import Credential, LiveGame
 from ..store import RUNNING
 from ..webhooks import WebhookRefused
 from .base import ServiceBase
@@ -23,7 +23,7 @@ log = logging.getLogger("hansa.server")
 class SeatWebhooksMixin(ServiceBase):
     """"Your turn" webhooks of the seats."""
 
-    async def set_webhook(self, game_id: str, token: str | None, seat: int | None, url: str | None) -> dict[str, Any]:
+    async def set_webhook(self, game_id: str, token: Credential, seat: int | None, url: str | None) -> dict[str, Any]:
         """A player sets (or, with None, removes) the address that receives their seat's "your turn" notices."""
         if not self.webhooks.enabled:
             raise ServiceError(403, "webhooks are off on this server (the operator enables them with --webhook-hosts)")

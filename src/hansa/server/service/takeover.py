@@ -13,7 +13,7 @@ from typing import Any
 
 from ..clocks import TIMEOUT_BOTS
 from ..errors import ServiceError
-from ..live import LiveGame
+from ..live import Credential, LiveGame
 from ..rows import bot_turn, clock_columns, copy_clock
 from .base import ServiceBase
 
@@ -31,7 +31,7 @@ class TakeoverMixin(ServiceBase):
             clock.is_away(seat) or clock.idle(seat, self.now()) >= self.config.takeover_after
         )
 
-    async def vote_takeover(self, game_id: str, token: str | None, target: int, bot: str | None) -> LiveGame:
+    async def vote_takeover(self, game_id: str, token: Credential, target: int, bot: str | None) -> LiveGame:
         """A player votes for a bot (level ``bot``; None withdraws the vote) to take over the abandoned seat
         ``target`` for the rest of the game.  More than half of the other human seats still present decide; the
         seat then becomes a bot seat and its token may only watch."""

@@ -19,7 +19,7 @@ import time
 from ...core.moves import Done, EndTurn
 from ..bots import HUMAN_WAITING
 from ..errors import ServiceError
-from ..live import LiveGame
+from ..live import Credential, LiveGame
 from ..rows import bot_turn, clock_columns, copy_clock, to_datetime, to_seconds
 from ..store import RUNNING
 from .base import ServiceBase
@@ -166,7 +166,7 @@ class TimerMixin(ServiceBase):
                 text = await self.bots.decide(state, "heuristic", (live.game.seed or 0) + live.version, HUMAN_WAITING)
             await self._apply(live, text, seat, "clock", for_player=True)
 
-    async def come_back(self, game_id: str, token: str | None, seat: int | None) -> LiveGame:
+    async def come_back(self, game_id: str, token: Credential, seat: int | None) -> LiveGame:
         """The player of a seat that a bot plays after a timeout takes it back."""
         live = await self.get(game_id)
         async with self._locked(live, None):
