@@ -321,6 +321,10 @@ def create_app(
     async def game_page(game_id: str) -> FileResponse:
         return FileResponse(STATIC / "game.html")
 
+    @app.get("/table/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "club-table.html")
+
     @app.get("/replay/{game_id}", include_in_schema=False)
     async def replay_page(game_id: str) -> FileResponse:
         return FileResponse(STATIC / "replay.html")

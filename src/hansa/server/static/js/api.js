@@ -27,9 +27,19 @@ function errorMessage(data, fallback) {
   return fallback;
 }
 
+// The signed-in session's CSRF token (GET /api/account): every request that changes something carries it, as the
+// server refuses a cookie-authenticated change without it.  One place: set by setCsrf, sent by request().
+let csrfToken = null;
+
+/** Remember the session's CSRF token (null when signed out). */
+export function setCsrf(token) {
+  csrfToken = token || null;
+}
+
 async function request(method, path, { body, token } = {}) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (csrfToken && method !== "GET" && method !== "HEAD") headers["X-CSRF-Token"] = csrfToken;
   // The token travels only in this header: never in a URL (docs/api.md, "Seats and tokens").
   if (token) headers["X-Hansa-Token"] = token;
   let res;
@@ -124,6 +134,25 @@ export const api = {
   webhook: (id, token, seat, url) => request("PUT", `/api/games/${encodeURIComponent(id)}/webhook`, { token, body: seat === undefined ? { url } : { url, seat } }),
   /** The games of the seat tokens this browser holds, [{id, token}] (at most 100; tokens in the body, never a URL). */
   myGames: (games) => request("POST", "/api/my-games", { body: { games } }),
+  /** The signed-in account ({account: {id, name} | null, csrf}). */
+  account: () => request("GET", "/api/account"),
+  /** Attach the seat of the link token ``token`` to the signed-in account (the link then only watches). */
+  attachSeat: (id, token) => request("POST", "/api/account/seats", { token, body: { game: id } }),
+  /** The public open tables, newest first: {tables}. */
+  tables: (limit = 50) => request("GET", `/api/tables?limit=${limit}`),
+  /** One table (``token``: a guest's table token). */
+  table: (id, token) => request("GET", `/api/tables/${encodeURIComponent(id)}`, { token }),
+  createTable: (body) => request("POST", "/api/tables", { body }),
+  /** Take a seat ({seat?, name?, colour?}): the table and, for a guest, its ``table_token``. */
+  joinTable: (id, body) => request("POST", `/api/tables/${encodeURIComponent(id)}/join`, { body }),
+  /** leave, remove {seat}, bots {bot}, start, close, accept, decline. */
+  tableAction: (id, action, token, body = {}) => request("POST", `/api/tables/${encodeURIComponent(id)}/${action}`, { token, body }),
+  /** Play now: a seat at a matching open table or a new one ({players, clock, name?}). */
+  quickPlay: (body) => request("POST", "/api/tables/quick", { body }),
+  /** Propose (or look up) the rematch of a finished game: its table. */
+  rematch: (id, token) => request("POST", `/api/games/${encodeURIComponent(id)}/rematch`, { token, body: {} }),
+  /** The rematch proposed for a finished game: {table: table | null}. */
+  rematchOf: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}/rematch`, { token }),
 };
 
 /** WebSocket close codes of the server (docs/api.md, "WebSocket limits and close codes"). */

@@ -21,7 +21,8 @@ import { loadSettings, saveSettings } from "./settings.js";
 import { Zoom } from "./zoom.js";
 import { errorHead, errorMessage, initLanguage, language, languagePicker, t, tn, touchScreen } from "./i18n.js";
 import { ServerTime, TIMEOUT_BOTS, abandoned, botLabel, formatClock, formatLong, seatClock, thinking, votesNeeded } from "./clock.js";
-import { rememberSeat } from "./store.js";
+import { forgetSeatToken, rememberSeat } from "./store.js";
+import { currentAccount, gameLinkOf } from "./club.js";
 import { MoveLog } from "./movelog.js";
 import { Notices } from "./notices.js";
 import * as tutorial from "./tutorial.js";
@@ -909,6 +910,7 @@ function adopt(marks = null) {
   renderNotifySettings(v);
   tickClocks();
   if (token && !GONE.has(v.status) && v === latest) rememberSeat(v, token); // "My games" (/my-games) lists it from now on
+  renderKeepSeat(v);
   if (v.status === "over") renderEndgame();
   else if (HALTED.has(v.status)) renderHalted();
   else {
@@ -1400,7 +1402,11 @@ async function renderEndgame() {
       " ",
       h("a", { href: "/", class: "btn", text: t("common.lobby") }),
     ),
+    h("div", { id: "rematch", class: "rematch", "aria-live": "polite", hidden: true }),
   );
+  rematchShown = "";
+  watchRematch();
+  if (rematchTimer) renderRematch();
   const chartSlot = h("div", { class: "chart-slot", text: t("end.chartLoading") });
   el.endgame.append(chartSlot);
   try {
@@ -1462,6 +1468,111 @@ function gameGone(status, reason) {
   adopt();
 }
 
+// ------------------------------------------------------------------ accounts: keeping a seat, rematch
+
+let account = null; // the signed-in account, or null
+/** A "Learn to play" or hot-seat game: no seat to keep, no rematch. */
+const special = (v) => !!(v.table && (v.table.tutorial || v.table.hotseat));
+
+/** Signed in and opened with a seat link: offer to keep the seat in the account (the link then only watches). */
+function renderKeepSeat(v) {
+  const box = $("#keep-seat");
+  const show = !!(account && token && v.you.length && !special(v) && v.status === "running");
+  box.hidden = !show;
+  if (!show || box.firstChild) return;
+  const btn = h("button", { type: "button", class: "small", id: "keep-seat-btn", text: t("keep.button") });
+  btn.addEventListener("click", async () => {
+    btn.disabled = true;
+    try {
+      await api.attachSeat(gameId, token);
+      forgetSeatToken(gameId, token);
+      location.replace(`/game/${encodeURIComponent(gameId)}`); // from now on the session plays the seat
+    } catch (err) {
+      btn.disabled = false;
+      showError(err);
+    }
+  });
+  box.append(h("span", { class: "muted", text: t("keep.text", { name: account.name }) }), " ", btn);
+}
+
+let rematchTimer = null;
+let rematchShown = "";
+
+/** At the end: propose a rematch, or see who accepted the one proposed (and accept or decline it); once it has
+ * started, go there (a guest with the same token: its seat's token in the new game too). */
+async function renderRematch() {
+  const box = $("#rematch");
+  if (!box || !view || view.status !== "over" || !view.you.length || special(view)) return;
+  let tb;
+  try {
+    tb = (await api.rematchOf(gameId, token)).table;
+  } catch (err) {
+    if (err.status === 404 || err.status === 405) {
+      box.hidden = true; // a server without rematches
+      clearInterval(rematchTimer);
+      return;
+    }
+    tb = undefined;
+  }
+  if (tb === undefined) return;
+  if (tb && tb.status === "started" && tb.game) {
+    clearInterval(rematchTimer);
+    location.assign(gameLinkOf(tb, token));
+    return;
+  }
+  const key = JSON.stringify(tb && [tb.status, tb.seats.map((s) => s.accepted), tb.you]);
+  if (key === rematchShown) return;
+  rematchShown = key;
+  box.hidden = false;
+  clear(box);
+  document.body.dataset.rematch = tb ? tb.status : "none";
+  if (!tb) {
+    const btn = h("button", { type: "button", class: "primary", id: "rematch-btn", text: t("rematch.propose") });
+    btn.addEventListener("click", () => answerRematch(btn, () => api.rematch(gameId, token)));
+    put(box, btn, " ", h("span", { class: "muted", text: t("rematch.text") }));
+    return;
+  }
+  if (tb.status === "closed") {
+    box.append(h("p", { class: "rematch-head", text: t("rematch.declined") }));
+    return;
+  }
+  box.append(h("p", { class: "rematch-head", text: t("rematch.proposed", { name: tb.creator || "?" }) }));
+  const list = h("ul", { class: "rematch-seats" });
+  for (const s of tb.seats) {
+    list.append(h("li", { "data-seat": s.seat, class: s.accepted ? "accepted" : "waiting" }, h("span", { class: "pname", text: s.name || t("tables.openSeat") }), " ", h("span", { class: `tag ${s.accepted ? "accepted-tag" : "waiting-tag"}`, text: s.accepted ? t("rematch.accepted") : t("rematch.waiting") })));
+  }
+  box.append(list);
+  const me = tb.you !== null && tb.you !== undefined ? tb.seats[tb.you] : null;
+  const actions = h("p", { class: "end-links" });
+  if (me && !me.accepted) {
+    const yes = h("button", { type: "button", class: "primary", id: "rematch-accept", text: t("rematch.accept") });
+    const no = h("button", { type: "button", class: "danger", id: "rematch-decline", text: t("rematch.decline") });
+    yes.addEventListener("click", () => answerRematch(yes, () => api.tableAction(tb.id, "accept", token)));
+    no.addEventListener("click", () => answerRematch(no, () => api.tableAction(tb.id, "decline", token)));
+    actions.append(yes, no);
+  } else actions.append(h("span", { class: "muted", text: t("rematch.waitingAll") }));
+  actions.append(h("a", { class: "btn", href: tb.url, text: t("rematch.table") }));
+  box.append(actions);
+}
+
+async function answerRematch(btn, call) {
+  btn.disabled = true;
+  try {
+    await call();
+  } catch (err) {
+    showError(err);
+  }
+  btn.disabled = false;
+  rematchShown = "";
+  await renderRematch();
+}
+
+function watchRematch() {
+  if (rematchTimer || !view.you.length || special(view)) return;
+  renderRematch();
+  rematchTimer = setInterval(() => document.visibilityState === "visible" && renderRematch(), 3000);
+}
+
 // ------------------------------------------------------------------ start
 
 async function main() {
@@ -1484,9 +1595,18 @@ async function main() {
   setupNotifyButton();
   setupSettings();
   setupTabs();
+  account = await currentAccount(); // also gives api.js the session's CSRF token: an account's seat plays by its session
   let v;
   try {
     v = await api.view(gameId, token);
+    if (token && account && v.you.length === 0) {
+      // a seat link kept in the account only watches now: the account's session plays the seat
+      const mine = await api.view(gameId, null);
+      if (mine.you.length) {
+        location.replace(`/game/${encodeURIComponent(gameId)}`);
+        return;
+      }
+    }
     layout = await api.board(v.board_side);
   } catch (err) {
     showError(err);

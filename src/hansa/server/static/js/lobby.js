@@ -6,6 +6,7 @@ import { h, clear, $, copyText, absUrl, isLight } from "./dom.js";
 import { errorMessage, initLanguage, language, languagePicker, t, tn } from "./i18n.js";
 import { TIMEOUT_BOTS, botLabel, clockSummary, formatLong } from "./clock.js";
 import { clockSettings, laterStatus, loadMine, saveMine, updateMine } from "./store.js";
+import { currentAccount, saveTableToken, seated, signInFirst, tableLinkOf, tableTags } from "./club.js";
 
 const PAGE = 30; // games per page of the recent list
 const el = {
@@ -205,13 +206,16 @@ function renderSeats() {
     bot.value = st.bot || bots.default;
     const colourBtn = h("button", { type: "button", class: "seat-colour", "aria-haspopup": "listbox", "aria-expanded": "false" });
     colourBtn.addEventListener("click", () => toggleColourMenu(row));
-    const row = h("div", { class: `seat seat-${st.type}`, "data-seat": i }, colourBtn, h("span", { class: "seat-no", text: t("lobby.seat", { n: i + 1 }) }), type, name, bot);
+    // At an open table the first human seat is the creator's and the other human seats are open seats.
+    const openLabel = h("span", { class: "seat-open-label muted" });
+    const row = h("div", { class: `seat seat-${st.type}`, "data-seat": i }, colourBtn, h("span", { class: "seat-no", text: t("lobby.seat", { n: i + 1 }) }), type, name, openLabel, bot);
     bot.hidden = st.type !== "bot";
     type.addEventListener("change", () => {
       row.className = `seat seat-${type.value}`;
       bot.hidden = type.value !== "bot";
       if (type.value === "bot" && name.value === defaultName("human", i)) name.value = defaultName("bot", i);
       if (type.value === "human" && name.value === defaultName("bot", i)) name.value = defaultName("human", i);
+      labelOpenSeats();
     });
     // A remembered colour stays unless an earlier seat has it now.
     const colour = st.colour && colourInfo(st.colour) && !taken.has(st.colour) ? st.colour : freeColour(taken);
@@ -220,7 +224,19 @@ function renderSeats() {
     el.seats.append(row);
   }
   el.variantBox.hidden = n !== 2;
+  labelOpenSeats();
   updateOptionRows();
+}
+
+/** At an open table: "You" on the first human seat, "Open seat" on the other human seats. */
+function labelOpenSeats() {
+  let first = true;
+  for (const row of seatRows()) {
+    row.querySelector(".seat-name").required = mode() !== "table"; // hidden at an open table: not asked for
+    const human = row.querySelector(".seat-type").value === "human";
+    row.querySelector(".seat-open-label").textContent = human ? (first ? t("tables.you") : t("tables.openSeat")) : "";
+    if (human) first = false;
+  }
 }
 
 // The colour menu: one popover shared by the seats; a colour another seat has is shown but cannot be chosen.
@@ -596,6 +612,10 @@ async function create(ev) {
   ev.preventDefault();
   el.error.hidden = true;
   closeColourMenu();
+  if (mode() === "table") {
+    await createTable();
+    return;
+  }
   const body = collect();
   const bad = body.players.find((p) => !p.name);
   if (bad) {
@@ -697,6 +717,230 @@ function showCreated(game) {
   el.created.append(linkRow(t("lobby.spectators"), game.spectator_url, { class: "link-row spectator-link" }));
   el.created.append(h("p", null, h("a", { href: openLink(game), class: "btn primary", id: "open-game", text: hotseat ? t("lobby.openHotseat") : t("lobby.openGame") })));
   el.created.scrollIntoView({ behavior: "smooth", block: "nearest" });
+}
+
+// ------------------------------------------------------------------ open tables
+
+let account = null; // the signed-in account, or null (a guest)
+const GUEST_NAME = "hansa.guestName";
+
+function mode() {
+  const r = el.form.querySelector("input[name=mode]:checked");
+  return r ? r.value : "links";
+}
+
+/** "Open table": its own options, no hot seat and no seed (the table's game takes a random one). */
+function updateMode() {
+  const open = mode() === "table";
+  el.form.classList.toggle("mode-table", open);
+  $("#table-box").hidden = !open;
+  $("#table-signin").hidden = !open || !!account;
+  el.form.querySelector(".hotseat-row").hidden = open;
+  el.form.querySelector(".seed-row").hidden = open;
+  el.createBtn.textContent = open ? t("tables.open") : t("lobby.create");
+  labelOpenSeats();
+  updateRated();
+}
+
+/** A rated table is for signed-in players: it cannot take guests. */
+function updateRated() {
+  const rated = $("#table-rated").checked;
+  const guests = $("#table-guests");
+  if (rated) guests.checked = false;
+  guests.disabled = rated;
+}
+
+/** POST /api/tables from the form: the first human seat is the creator's, other human seats open, bots at once. */
+async function createTable() {
+  if (!account) {
+    showError(t("tables.signInToOpen"));
+    signInFirst();
+    return;
+  }
+  const clockChoice = collectClock();
+  if (clockChoice.error) {
+    showError(t(clockChoice.error));
+    return;
+  }
+  const base = collect();
+  const rows = seatRows();
+  const firstHuman = rows.find((r) => r.querySelector(".seat-type").value === "human");
+  if (!firstHuman) {
+    showError(t("tables.errNoSeat"));
+    return;
+  }
+  const body = {
+    players: rows.length,
+    options: base.options,
+    clock: clockChoice.clock,
+    table: { hints: el.hints.checked },
+    private: $("#table-private").checked,
+    rated: $("#table-rated").checked,
+    allow_guests: $("#table-guests").checked && !$("#table-rated").checked,
+    sit: true,
+    colour: firstHuman.dataset.colour,
+    bots: rows.filter((r) => r.querySelector(".seat-type").value === "bot").map((r) => r.querySelector(".seat-bot").value),
+  };
+  el.createBtn.disabled = true;
+  try {
+    const table = await api.createTable(body);
+    location.assign(table.status === "started" && table.game_url ? table.game_url : table.url);
+  } catch (err) {
+    showError(errorMessage(err));
+    el.createBtn.disabled = false;
+  }
+}
+
+function showTablesError(message) {
+  $("#tables-error").textContent = message;
+  $("#tables-error").hidden = !message;
+}
+
+/** Take a seat at a listed table: signed in at once; a guest with a name, where guests are welcome. */
+async function sitAt(table, btn, nameInput) {
+  showTablesError("");
+  const body = {};
+  if (!account) {
+    const name = nameInput ? nameInput.value.trim() : "";
+    if (!name) {
+      nameInput?.focus();
+      showTablesError(t("tables.errGuestName"));
+      return;
+    }
+    body.name = name;
+    try {
+      localStorage.setItem(GUEST_NAME, name);
+    } catch {
+      /* storage disabled */
+    }
+  }
+  btn.disabled = true;
+  try {
+    const joined = await api.joinTable(table.id, body);
+    if (joined.table_token) saveTableToken(joined.id, joined.table_token);
+    location.assign(tableLinkOf(joined, joined.table_token));
+  } catch (err) {
+    btn.disabled = false;
+    showTablesError(errorMessage(err));
+    loadTables();
+  }
+}
+
+function guestName() {
+  try {
+    return localStorage.getItem(GUEST_NAME) || "";
+  } catch {
+    return "";
+  }
+}
+
+function tableRow(table) {
+  const mine = account && table.seats.some((x) => x.kind === "account" && x.name === account.name);
+  const players = h("span", { class: "players table-seats" });
+  table.seats.forEach((x, i) => {
+    if (i) players.append(" · ");
+    if (x.kind === "open") players.append(h("span", { class: "open-seat", text: t("tables.openSeat") }));
+    else {
+      players.append(h("span", { class: "pname", text: x.name }));
+      if (x.kind === "bot") players.append(h("span", { class: "tag", text: botLabel(x.bot) }));
+      if (x.kind === "guest") players.append(h("span", { class: "tag guest-tag", text: t("tables.guest") }));
+    }
+  });
+  const actions = h("span", { class: "actions" });
+  let nameInput = null;
+  if (mine) actions.append(h("a", { class: "btn small", href: table.url, text: t("lobby.open") }));
+  else if (account || table.allow_guests) {
+    if (!account) {
+      nameInput = h("input", { class: "guest-name", maxlength: "30", placeholder: t("tables.guestName"), "aria-label": t("tables.guestName"), value: guestName() });
+      actions.append(nameInput);
+    }
+    const btn = h("button", { type: "button", class: "small primary join-btn", text: t("tables.join") });
+    btn.addEventListener("click", () => sitAt(table, btn, nameInput));
+    actions.append(btn);
+  } else actions.append(h("button", { type: "button", class: "small signin-btn", text: t("tables.signInToPlay"), onclick: signInFirst }));
+  return h(
+    "div",
+    { class: "game-item table-item", "data-id": table.id },
+    h("span", { class: "seated", title: t("tables.seatedTitle"), text: t("tables.seated", { n: seated(table), of: table.players }) }),
+    players,
+    h("span", { class: "table-tags" }, ...tableTags(table)),
+    h("span", { class: "muted table-by" }, t("tables.by"), " ", h("span", { class: "pname", text: table.creator || "" })),
+    actions,
+  );
+}
+
+let tablesBusy = false;
+
+async function loadTables() {
+  if (tablesBusy) return;
+  tablesBusy = true;
+  const list = $("#open-tables");
+  try {
+    const data = await api.tables(50);
+    // a guest typing a name in a row keeps it: the list is redrawn only when nobody is typing there
+    if (list.contains(document.activeElement) && document.activeElement.tagName === "INPUT") return;
+    clear(list);
+    if (!data.tables.length) list.append(h("p", { class: "muted", text: t("tables.none") }));
+    for (const table of data.tables) list.append(tableRow(table));
+    showTablesError("");
+    document.body.dataset.tables = String(data.tables.length);
+  } catch (err) {
+    showTablesError(t("tables.errList", { error: errorMessage(err) }));
+  } finally {
+    tablesBusy = false;
+  }
+}
+
+// Quick play: a few clocks to choose from (none, real time, turn-based).
+const QUICK_CLOCKS = [
+  null,
+  { kind: "realtime", base: 300, increment: 3 },
+  { kind: "realtime", base: 600, increment: 5 },
+  { kind: "realtime", base: 1500, increment: 10 },
+  { kind: "turn", base: 86400, increment: 0, bank: 86400 },
+];
+
+function setupQuick() {
+  const sel = $("#quick-clock");
+  clear(sel).append(...QUICK_CLOCKS.map((c, i) => h("option", { value: String(i), text: c ? clockSummary(c) : t("lobby.clock.none") })));
+  sel.value = "2";
+  $("#quick-name-row").hidden = !!account;
+  $("#quick-note").hidden = !!account;
+  if (!account) $("#quick-name").value = guestName();
+  $("#quick-form").addEventListener("submit", quickPlay);
+}
+
+async function quickPlay(ev) {
+  ev.preventDefault();
+  const error = $("#quick-error");
+  error.hidden = true;
+  const body = { players: Number($("#quick-players").value), clock: QUICK_CLOCKS[Number($("#quick-clock").value)] };
+  if (!account) {
+    const name = $("#quick-name").value.trim();
+    if (!name) {
+      error.textContent = t("tables.errGuestName");
+      error.hidden = false;
+      $("#quick-name").focus();
+      return;
+    }
+    body.name = name;
+    try {
+      localStorage.setItem(GUEST_NAME, name);
+    } catch {
+      /* storage disabled */
+    }
+  }
+  const btn = $("#quick-btn");
+  btn.disabled = true;
+  try {
+    const table = await api.quickPlay(body);
+    if (table.table_token) saveTableToken(table.id, table.table_token);
+    location.assign(tableLinkOf(table, table.table_token));
+  } catch (err) {
+    btn.disabled = false;
+    error.textContent = err.status === 401 ? t("tables.quickNoGuestTable") : errorMessage(err);
+    error.hidden = false;
+  }
 }
 
 // ------------------------------------------------------------------ lists
@@ -919,6 +1163,20 @@ async function main() {
   setupClock();
   renderMine();
   loadRecent();
+  account = await currentAccount();
+  document.body.dataset.account = account ? account.name : "";
+  setupQuick();
+  el.form.querySelectorAll("input[name=mode]").forEach((r) => r.addEventListener("change", updateMode));
+  $("#table-rated").addEventListener("change", updateRated);
+  $("#table-signin-btn").addEventListener("click", signInFirst);
+  $("#refresh-tables").addEventListener("click", loadTables);
+  updateMode();
+  loadTables();
+  setInterval(() => {
+    if (document.visibilityState === "visible") loadTables();
+  }, 5000);
+  window.addEventListener("focus", loadTables);
+  document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && loadTables());
   const colours = loadColours().catch((err) => err);
   try {
     const [b, o] = await Promise.all([api.bots(), api.options()]);

@@ -85,6 +85,16 @@ export function updateMine(id, fields) {
  * The game page was opened with a seat token that controls seats of ``view``: remember the game (a new entry first
  * in the list), or the token with a game this browser already knows.
  */
+/** A seat token now kept by an account (its link only watches): the stored game opens without it from now on. */
+export function forgetSeatToken(id, token) {
+  const list = loadMine();
+  const g = list.find((x) => x.id === id);
+  if (!g) return;
+  if (tokenOf(g.open) === token) g.open = `/game/${encodeURIComponent(id)}`;
+  g.played = (g.played || []).filter((x) => x !== token);
+  saveMine(list);
+}
+
 export function rememberSeat(view, token) {
   if (!token || !view || !view.you || !view.you.length) return;
   const list = loadMine();

@@ -1,0 +1,112 @@
+// Open tables on the client: who is signed in, the guest's table tokens, and a table in a few words (the lobby's
+// list and the table page share these).
+
+import { api, setCsrf } from "./api.js";
+import { h } from "./dom.js";
+import { t, tn } from "./i18n.js";
+import { clockSummary } from "./clock.js";
+
+let accountPromise = null;
+
+/** The signed-in account ({id, name}) or null; remembers the session's CSRF token for api.js.  Asked once a page. */
+export function currentAccount(fresh = false) {
+  if (!accountPromise || fresh) {
+    accountPromise = api
+      .account()
+      .then((a) => {
+        setCsrf(a && a.csrf);
+        return a && a.account ? a.account : null;
+      })
+      .catch(() => null);
+  }
+  return accountPromise;
+}
+
+/**
+ * Ask the player to sign in.  The one place coupled to the sign-in dialog: a page that has one listens for
+ * "hansa:signin" and cancels it (preventDefault); otherwise the lobby's account box is opened.
+ */
+export function signInFirst() {
+  const ev = new CustomEvent("hansa:signin", { cancelable: true });
+  if (document.dispatchEvent(ev)) location.assign("/#account");
+}
+
+// A guest's table tokens (its seat's token once the game starts), kept in this browser: {tableId: token}.
+const TOKENS = "hansa.tableTokens";
+
+function loadTokens() {
+  try {
+    const data = JSON.parse(localStorage.getItem(TOKENS) || "{}");
+    return data && typeof data === "object" ? data : {};
+  } catch {
+    return {};
+  }
+}
+
+export function tableToken(id) {
+  const v = loadTokens()[id];
+  return typeof v === "string" ? v : null;
+}
+
+export function saveTableToken(id, token) {
+  const all = loadTokens();
+  if (token) all[id] = token;
+  else delete all[id];
+  const keys = Object.keys(all);
+  for (const k of keys.slice(0, Math.max(0, keys.length - 30))) delete all[k]; // the newest 30
+  try {
+    localStorage.setItem(TOKENS, JSON.stringify(all));
+  } catch {
+    /* storage full or disabled */
+  }
+}
+
+/** The page to go to once the table's game started: a guest with its token (its seat token), an account without. */
+export function gameLinkOf(table, token) {
+  const url = table.game_url || `/game/${encodeURIComponent(table.game)}`;
+  return token ? `${url}#token=${encodeURIComponent(token)}` : url;
+}
+
+/** The table page's link (a guest's token in the fragment: it never reaches the server in a URL). */
+export function tableLinkOf(table, token) {
+  return token ? `${table.url}#token=${encodeURIComponent(token)}` : table.url;
+}
+
+export const seated = (table) => table.seats.filter((s) => s.kind !== "open").length;
+
+/** The rule options a table changes, as "label: value" texts in the page's language. */
+export function changedOptions(table) {
+  const out = [];
+  for (const [key, value] of Object.entries(table.options || {})) {
+    if (key === "map") continue;
+    if (key === "two_player_variant") {
+      out.push(t(value === "pawn" ? "lobby.variantPawn" : "lobby.variantNeutral"));
+      continue;
+    }
+    const label = t(`lobby.opt.${key}.label`);
+    const val = t(`lobby.opt.${key}.val.${String(value)}`);
+    out.push(`${label === `lobby.opt.${key}.label` ? key : label}: ${val === `lobby.opt.${key}.val.${String(value)}` ? String(value) : val}`);
+  }
+  return out;
+}
+
+/** The tags of a table: map, clock, options changed, rated, guests, private. */
+export function tableTags(table) {
+  const changed = changedOptions(table);
+  const clock = clockSummary(table.clock);
+  return [
+    h("span", { class: `tag map-tag map-${table.map}`, "data-map": table.map, text: t(`map.${table.map}`) }),
+    h("span", { class: "tag clock-tag", title: t("lobby.clock") }, h("span", { class: "clock-icon", "aria-hidden": "true" }), ` ${clock || t("lobby.clock.none")}`),
+    changed.length ? h("span", { class: "tag changed-tag", title: changed.join("\n"), text: tn("lobby.changed", changed.length) }) : null,
+    table.rated ? h("span", { class: "tag rated-tag", text: t("tables.rated") }) : null,
+    table.allow_guests ? h("span", { class: "tag guests-tag", text: t("tables.guests") }) : null,
+    table.private ? h("span", { class: "tag private-tag", text: t("tables.private") }) : null,
+  ];
+}
+
+/** "12 min" left before an open table closes (null once past). */
+export function timeLeft(table, now = Date.now()) {
+  const end = Date.parse(table.expires);
+  if (!Number.isFinite(end)) return null;
+  return Math.max(0, Math.round((end - now) / 1000));
+}
