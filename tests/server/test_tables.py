@@ -318,3 +318,17 @@ def test_a_deleted_account_leaves_its_games_to_a_neutral_name(server: Server, pl
     # its open table is closed, and its seat at others' tables freed
     assert bob.get(f"/api/tables/{open_tid}").json()["status"] == "closed"
     assert db_rows(server, "SELECT count(*) FROM account_seats")[0][0] == 1  # Stayer's seat
+
+
+def test_a_guest_acts_at_the_table_with_its_token(server: Server, players: Callable[[str], Player]) -> None:
+    ann = players("Hostess")
+    tid = new_table(ann, players=3, allow_guests=True)["id"]
+    r = httpx.post(f"{server.url}/api/tables/{tid}/join", json={"name": "Guesty"})
+    token = r.json()["table_token"]
+    seat = r.json()["you"]
+    table = httpx.get(f"{server.url}/api/tables/{tid}", headers={"X-Hansa-Token": token}).json()
+    assert table["you"] == seat and table["creator_you"] is False
+    assert httpx.get(f"{server.url}/api/tables/{tid}").json()["you"] is None
+    assert is_api_error(httpx.post(f"{server.url}/api/tables/{tid}/start", headers={"X-Hansa-Token": token}), 403)
+    r = httpx.post(f"{server.url}/api/tables/{tid}/leave", headers={"X-Hansa-Token": token})
+    assert r.status_code == 200 and r.json()["seats"][seat]["kind"] == "open" and r.json()["you"] is None

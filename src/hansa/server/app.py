@@ -38,6 +38,8 @@ from .names import BadName, clean_name, duplicate_names
 from .profiles import router as profiles_router
 from .ratelimit import RateLimiter
 from .ratings import RatingKeeper
+from .rematch import Rematches
+from .rematch import routes as rematch_routes
 from .rules import LANGUAGES, rules_page
 from .sockets import SocketHub, Subscriber
 from .store import DEFAULT_COLOURS, MAX_WEBHOOK, PALETTE, Store
@@ -265,6 +267,7 @@ def create_app(
         app.state.service = service
         app.state.accounts = Accounts(engine, cfg)
         app.state.tables = Tables(engine, cfg, service, app.state.accounts)
+        app.state.rematches = Rematches(app.state.tables)
         await service.start()
         sweeper = asyncio.create_task(app.state.accounts.sweep_forever())
         keeper = asyncio.create_task(app.state.tables.keep(cfg.janitor_interval))
@@ -305,6 +308,7 @@ def create_app(
 
     app.include_router(account_routes(club, cfg, on_delete=[forget_account]))
     app.include_router(table_routes(lambda: app.state.tables, cfg))
+    app.include_router(rematch_routes(lambda: app.state.rematches))
 
     async def game(game_id: str) -> LiveGame:
         if not 1 <= len(game_id) <= MAX_ID or not game_id.isascii() or not game_id.isalnum():

@@ -84,8 +84,9 @@ class TableStore:
     def insert(self, values: dict[str, Any], seats: list[dict[str, Any]]) -> None:
         with self.engine.begin() as conn:
             conn.execute(insert(TABLES).values(**values))
-            if seats:
-                conn.execute(insert(TABLE_SEATS), [{**s, "table_id": values["id"]} for s in seats])
+            if seats:  # (every row with every column: one executemany statement)
+                blank = {"account_id": None, "bot": None, "colour": None, "token_hash": None, "accepted": True}
+                conn.execute(insert(TABLE_SEATS), [{**blank, **s, "table_id": values["id"]} for s in seats])
 
     def get(self, table_id: str) -> dict[str, Any] | None:
         """The table and its seats (``seats``: seat number -> row)."""
@@ -582,10 +583,13 @@ class Tables:
             await asyncio.sleep(every)
 
 
+#: A guest's table token or a seat token (module level: FastAPI resolves the routes' annotations here).
+TokenHeader = Annotated[str | None, Header(alias="X-Hansa-Token", max_length=64)]
+
+
 def routes(club: Callable[[], Tables], config: ServerConfig) -> APIRouter:
     """``/api/tables``: list, create, look at, join, leave, remove a player, add bots, start, close, quick play."""
     router = APIRouter(route_class=StrictRoute)
-    TokenHeader = Annotated[str | None, Header(alias="X-Hansa-Token", max_length=64)]
 
     async def session_of(request: Request, token: str | None) -> Session | None:
         # a request that carries a token acts with it alone (the cookie is ignored: no CSRF question)
