@@ -7,7 +7,7 @@ import { api } from "./api.js";
 import { h, clear, $, copyText, absUrl, isLight } from "./dom.js";
 import { errorMessage, initLanguage, languagePicker, t } from "./i18n.js";
 import { botLabel, formatRealtime } from "./clock.js";
-import { changedOptions, currentAccount, gameLinkOf, saveTableToken, seated, signInFirst, tableTags, tableToken, timeLeft } from "./club.js";
+import { changedOptions, closedNote, currentAccount, gameLinkOf, saveTableToken, seated, signInFirst, tableTags, tableToken, timeLeft } from "./club.js";
 
 const POLL = 2000;
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -48,14 +48,6 @@ function chip(name) {
 function colourName(name) {
   const key = `colour.${name}`;
   return t(key) === key ? name : t(key);
-}
-
-/** The server's note on a closed table (English), in the page's language when it is one we know. */
-function closedNote(note) {
-  if (note === "closed by its creator") return t("tablePage.note.creator");
-  if (note === "its seats were not filled in time") return t("tablePage.note.expired");
-  if (note && /declined/.test(note)) return t("tablePage.note.declined");
-  return note || "";
 }
 
 const canSit = (tb) => tb.status === "open" && tb.you === null && !tb.rematch_of && (account || tb.allow_guests);

@@ -110,3 +110,19 @@ export function timeLeft(table, now = Date.now()) {
   if (!Number.isFinite(end)) return null;
   return Math.max(0, Math.round((end - now) / 1000));
 }
+
+/** The server's note on a closed table (English), in the page's language when it is one we know. */
+export function closedNote(note) {
+  let m;
+  if (note === "closed by its creator") return t("tablePage.note.creator");
+  if (note === "its seats were not filled in time") return t("tablePage.note.expired");
+  if (note && (m = /^(.*) declined the rematch$/.exec(note))) return t("tablePage.note.declined", { name: m[1] });
+  return note || "";
+}
+
+/** Who proposed a rematch: its creator (an account), else the one human seat that accepted from the start. */
+export function proposer(table) {
+  if (table.creator) return table.creator;
+  const humans = table.seats.filter((s) => s.accepted && s.kind !== "bot");
+  return humans.length ? humans[0].name : "?";
+}

@@ -22,7 +22,7 @@ import { Zoom } from "./zoom.js";
 import { errorHead, errorMessage, initLanguage, language, languagePicker, t, tn, touchScreen } from "./i18n.js";
 import { ServerTime, TIMEOUT_BOTS, abandoned, botLabel, formatClock, formatLong, seatClock, thinking, votesNeeded } from "./clock.js";
 import { forgetSeatToken, rememberSeat } from "./store.js";
-import { currentAccount, gameLinkOf } from "./club.js";
+import { closedNote, currentAccount, gameLinkOf, proposer } from "./club.js";
 import { MoveLog } from "./movelog.js";
 import { Notices } from "./notices.js";
 import * as tutorial from "./tutorial.js";
@@ -1533,10 +1533,10 @@ async function renderRematch() {
     return;
   }
   if (tb.status === "closed") {
-    box.append(h("p", { class: "rematch-head", text: t("rematch.declined") }));
+    box.append(h("p", { class: "rematch-head", id: "rematch-closed", text: tb.note ? closedNote(tb.note) : t("rematch.declined") }));
     return;
   }
-  box.append(h("p", { class: "rematch-head", text: t("rematch.proposed", { name: tb.creator || "?" }) }));
+  box.append(h("p", { class: "rematch-head", text: t("rematch.proposed", { name: proposer(tb) }) }));
   const list = h("ul", { class: "rematch-seats" });
   for (const s of tb.seats) {
     list.append(h("li", { "data-seat": s.seat, class: s.accepted ? "accepted" : "waiting" }, h("span", { class: "pname", text: s.name || t("tables.openSeat") }), " ", h("span", { class: `tag ${s.accepted ? "accepted-tag" : "waiting-tag"}`, text: s.accepted ? t("rematch.accepted") : t("rematch.waiting") })));
@@ -1546,7 +1546,7 @@ async function renderRematch() {
   const actions = h("p", { class: "end-links" });
   if (me && !me.accepted) {
     const yes = h("button", { type: "button", class: "primary", id: "rematch-accept", text: t("rematch.accept") });
-    const no = h("button", { type: "button", class: "danger", id: "rematch-decline", text: t("rematch.decline") });
+    const no = h("button", { type: "button", class: "decline-btn", id: "rematch-decline", text: t("rematch.decline") });
     yes.addEventListener("click", () => answerRematch(yes, () => api.tableAction(tb.id, "accept", token)));
     no.addEventListener("click", () => answerRematch(no, () => api.tableAction(tb.id, "decline", token)));
     actions.append(yes, no);
