@@ -192,12 +192,20 @@ def test_play_now_pairs_three_players(new_page: Any, club: Server) -> None:
 
 
 def test_a_guest_sits_at_a_table_that_takes_guests(new_page: Any, club: Server) -> None:
-    ann = new_page()
+    ann = new_page(viewport={"width": 1280, "height": 800})
     csrf = sign_up(ann, club, name("Ann"))
     closed = post(ann, club, csrf, "/api/tables", {"players": 2})  # no guests here
     table = post(ann, club, csrf, "/api/tables", {"players": 2, "allow_guests": True})
+    lobby(ann, club)
+    ann.check("input[name=mode][value=table]")
+    assert ann.locator("#table-signin").is_hidden()  # signed in: nothing to ask
+    assert ann.locator(f"#open-tables .table-item[data-id='{table['id']}'] .btn").inner_text() == "Open"  # her own
+    shot(ann, "lobby-desktop")
     guest = new_page(phone=True)
     lobby(guest, club)
+    guest.check("input[name=mode][value=table]")
+    assert guest.locator("#table-signin").is_visible()  # a guest cannot open a table
+    guest.check("input[name=mode][value=links]")
     # A guest may not sit at the table without guests: it offers to sign in instead.
     assert guest.locator(f"#open-tables .table-item[data-id='{closed['id']}'] .signin-btn").count() == 1
     row = guest.locator(f"#open-tables .table-item[data-id='{table['id']}']")
@@ -307,3 +315,28 @@ def test_rematch_is_proposed_accepted_and_both_move_to_the_new_game(new_page: An
     new = gus.evaluate("window.hansaGame.view")
     assert len(new["you"]) == 1 and new["players"][new["you"][0]]["name"] == "Gus"
     assert len(ann.evaluate("window.hansaGame.view")["you"]) == 1
+
+
+def test_no_english_on_the_table_page_and_the_lobby_tables(new_page: Any, club: Server) -> None:
+    """The four other languages on a phone: the lobby's open tables and open-table form, a table page (creator)."""
+    from test_no_english import EnglishChecker, english_on, proper_names
+
+    ann = new_page(phone=True)
+    csrf = sign_up(ann, club, name("Ann"))
+    table = post(ann, club, csrf, "/api/tables", {"players": 3, "allow_guests": True, "private": False,
+                                                  "clock": {"kind": "realtime", "base": 300, "increment": 3},
+                                                  "options": {"income_up_to": True}})
+    guest = new_page(phone=True)
+    left: dict[str, list[str]] = {}
+    for lang in ("pt", "it", "es", "cs"):
+        checker = EnglishChecker(lang, proper_names(club))
+        guest.goto(f"{club.base}/?lang={lang}")
+        guest.wait_for_selector("body[data-ready='1']")
+        guest.wait_for_selector(f"#open-tables .table-item[data-id='{table['id']}']")
+        guest.check("input[name=mode][value=table]")
+        left[f"{lang} lobby"] = english_on(guest, checker)
+        ann.goto(f"{club.base}{table['url']}?lang={lang}")
+        ann.wait_for_selector("body[data-ready='1']")
+        left[f"{lang} table"] = english_on(ann, checker)
+        shot(ann, f"table-page-{lang}")
+    assert not any(left.values()), left

@@ -7,7 +7,7 @@ import { api } from "./api.js";
 import { h, clear, $, copyText, absUrl, isLight } from "./dom.js";
 import { errorMessage, initLanguage, languagePicker, t } from "./i18n.js";
 import { botLabel, formatRealtime } from "./clock.js";
-import { changedOptions, closedNote, currentAccount, gameLinkOf, saveTableToken, seated, signInFirst, tableTags, tableToken, timeLeft } from "./club.js";
+import { changedOptions, closedNote, currentAccount, gameLinkOf, proposer, saveTableToken, seated, signInFirst, tableTags, tableToken, timeLeft } from "./club.js";
 
 const POLL = 2000;
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -161,7 +161,7 @@ function render(tb) {
   const rematch = $("#tp-rematch");
   rematch.hidden = !tb.rematch_of;
   if (tb.rematch_of) {
-    clear(rematch).append(t("rematch.of"), " ", h("a", { href: `/game/${encodeURIComponent(tb.rematch_of)}`, text: tb.rematch_of }));
+    clear(rematch).append(t("rematch.proposed", { name: proposer(tb) }), " ", t("rematch.of"), " ", h("a", { href: `/game/${encodeURIComponent(tb.rematch_of)}`, text: tb.rematch_of }));
   }
   const closed = $("#tp-closed");
   closed.hidden = tb.status !== "closed";
@@ -172,6 +172,7 @@ function render(tb) {
   }
   clear($("#tp-tags")).append(...tableTags(tb).filter(Boolean));
   if (tb.table && tb.table.hints === false) $("#tp-tags").append(h("span", { class: "tag", text: t("tablePage.noHints") }));
+  $("#tp-by").hidden = !!tb.rematch_of; // a rematch says who proposed it instead
   clear($("#tp-by")).append(t("tables.by"), " ", h("span", { class: "pname", text: tb.creator || "" }));
   clear($("#tp-options")).append(...changedOptions(tb).map((x) => h("li", { text: x })));
   const sitting = canSit(tb);
