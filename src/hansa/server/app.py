@@ -327,7 +327,7 @@ def create_app(
 
     @app.get("/table/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
-        return FileResponse(STATIC / "club-table.html")
+        return FileResponse(STATIC / "table-page.html")
 
     @app.get("/replay/{game_id}", include_in_schema=False)
     async def replay_page(game_id: str) -> FileResponse:

@@ -22,7 +22,7 @@ import { Zoom } from "./zoom.js";
 import { errorHead, errorMessage, initLanguage, language, languagePicker, t, tn, touchScreen } from "./i18n.js";
 import { ServerTime, TIMEOUT_BOTS, abandoned, botLabel, formatClock, formatLong, seatClock, thinking, votesNeeded } from "./clock.js";
 import { forgetSeatToken, rememberSeat } from "./store.js";
-import { closedNote, currentAccount, gameLinkOf, proposer } from "./club.js";
+import { closedNote, currentAccount, gameLinkOf, proposer } from "./tables.js";
 import { MoveLog } from "./movelog.js";
 import { Notices } from "./notices.js";
 import * as tutorial from "./tutorial.js";

@@ -6,7 +6,7 @@ import { h, clear, $, copyText, absUrl, isLight } from "./dom.js";
 import { errorMessage, initLanguage, language, languagePicker, t, tn } from "./i18n.js";
 import { TIMEOUT_BOTS, botLabel, clockSummary, formatLong } from "./clock.js";
 import { clockSettings, laterStatus, loadMine, saveMine, updateMine } from "./store.js";
-import { currentAccount, saveTableToken, seated, signInFirst, tableLinkOf, tableTags } from "./club.js";
+import { currentAccount, saveTableToken, seated, signInFirst, tableLinkOf, tableTags } from "./tables.js";
 
 const PAGE = 30; // games per page of the recent list
 const el = {

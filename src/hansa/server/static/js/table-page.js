@@ -7,7 +7,7 @@ import { api } from "./api.js";
 import { h, clear, $, copyText, absUrl, isLight } from "./dom.js";
 import { errorMessage, initLanguage, languagePicker, t } from "./i18n.js";
 import { botLabel, formatRealtime } from "./clock.js";
-import { changedOptions, closedNote, currentAccount, gameLinkOf, proposer, saveTableToken, seated, signInFirst, tableTags, tableToken, timeLeft } from "./club.js";
+import { changedOptions, closedNote, currentAccount, gameLinkOf, proposer, saveTableToken, seated, signInFirst, tableTags, tableToken, timeLeft } from "./tables.js";
 
 const POLL = 2000;
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
