@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import math
 import random
 import secrets
 from collections.abc import Callable
@@ -48,6 +49,7 @@ from .db import ACCOUNTS, TABLE_SEATS, TABLES, utcnow
 from .errors import ServiceError, StrictRoute
 from .middleware import client_key
 from .names import BadName, clean_name, duplicate_names, name_key
+from .ratelimit import RateLimiter
 from .store import PALETTE, map_of_row
 
 log = logging.getLogger("hansa.server")
@@ -339,6 +341,8 @@ class Tables:
         self.service = service
         self.accounts = accounts
         self._quick = asyncio.Lock()
+        #: Seats a guest (no account) may take per minute from one address: as many as games it may create.
+        self._guests = RateLimiter(config.create_per_minute / 60.0, config.create_per_minute)
 
     # ------------------------------------------------------------------ reading
 
@@ -428,6 +432,10 @@ class Tables:
                 raise TableError(401, "sign in to sit at this table (it does not take guests)")
             if body.name is None:
                 raise TableError(400, "a guest needs a name")
+            wait = self._guests.take(client)
+            if wait > 0:
+                raise TableError(429, f"a guest may take {self.config.create_per_minute} seats a minute from one "
+                                      f"address; wait {math.ceil(wait)} s", None, {"Retry-After": str(math.ceil(wait))})
             try:
                 name = clean_name(body.name, self.config.max_name)
             except BadName as exc:
