@@ -251,6 +251,7 @@ def test_the_account_on_every_page(new_page: Any, club_server: Server) -> None:
     open_game(page, club_server, game["seats"][0]["url"])
     page.wait_for_function("() => document.body.dataset.mine === '1'")
     place_by_click(page)
+    shot(page, "game-desktop")
     # Signed out, every page offers "Sign in".
     open_menu(page)
     page.locator("#menu-signout").click()

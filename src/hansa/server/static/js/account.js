@@ -376,10 +376,11 @@ function accountMenu(me) {
     close(false);
     try {
       await api.signOut();
+      setSession(null);
     } catch {
-      /* the cookie may be gone already: signed out either way */
+      // Whatever went wrong, show what the server says now: signed out, or still signed in.
+      setSession(await api.account().catch(() => null));
     }
-    setSession(null);
   });
   return [button, menu];
 }

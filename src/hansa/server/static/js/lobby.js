@@ -903,7 +903,7 @@ async function main() {
   await initLanguage();
   $("#learn-btn").addEventListener("click", learn);
   $("#top-actions").prepend(languagePicker());
-  mountAccount($("#top-actions"));
+  mountAccount($("#top-club"));
   for (const a of document.querySelectorAll("a.rule-link[data-section]")) a.textContent = t("lobby.rulesSection", { section: a.dataset.section });
   el.count.addEventListener("change", renderSeats);
   el.form.addEventListener("submit", create);
