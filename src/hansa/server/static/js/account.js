@@ -127,8 +127,10 @@ function buildSignIn() {
     switchBtn.textContent = t(up ? "account.signIn" : "account.createLink");
     password.setAttribute("autocomplete", up ? "new-password" : "current-password");
     for (const row of [nameRow, passRow]) row.querySelector(".acc-hint").hidden = !up;
-    name.setAttribute("aria-describedby", up ? "acc-name-hint" : "");
-    password.setAttribute("aria-describedby", up ? "acc-password-hint" : "");
+    for (const input of [name, password]) {
+      if (up) input.setAttribute("aria-describedby", `${input.id}-hint`);
+      else input.removeAttribute("aria-describedby");
+    }
     againRow.hidden = !up;
     again.required = up;
     error.hidden = true;
