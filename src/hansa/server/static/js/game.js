@@ -25,6 +25,7 @@ import { rememberSeat } from "./store.js";
 import { MoveLog } from "./movelog.js";
 import { Notices } from "./notices.js";
 import * as tutorial from "./tutorial.js";
+import { mountAccount } from "./account.js";
 
 const gameId = gameIdFromLocation();
 const token = tokenFromLocation();
@@ -1466,6 +1467,7 @@ function gameGone(status, reason) {
 
 async function main() {
   await initLanguage();
+  mountAccount($(".topbar .top-actions"));
   if (!gameId) {
     showError(pageError("error.noGame"));
     return;

@@ -6,6 +6,7 @@ import { h, clear, $, copyText, absUrl, isLight } from "./dom.js";
 import { errorMessage, initLanguage, language, languagePicker, t, tn } from "./i18n.js";
 import { TIMEOUT_BOTS, botLabel, clockSummary, formatLong } from "./clock.js";
 import { clockSettings, laterStatus, loadMine, saveMine, updateMine } from "./store.js";
+import { mountAccount } from "./account.js";
 
 const PAGE = 30; // games per page of the recent list
 const el = {
@@ -902,6 +903,7 @@ async function main() {
   await initLanguage();
   $("#learn-btn").addEventListener("click", learn);
   $("#top-actions").prepend(languagePicker());
+  mountAccount($("#top-club"));
   for (const a of document.querySelectorAll("a.rule-link[data-section]")) a.textContent = t("lobby.rulesSection", { section: a.dataset.section });
   el.count.addEventListener("change", renderSeats);
   el.form.addEventListener("submit", create);

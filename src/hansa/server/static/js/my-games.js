@@ -8,6 +8,7 @@ import { h, clear, $ } from "./dom.js";
 import { errorMessage, initLanguage, language, languagePicker, t, tn } from "./i18n.js";
 import { formatClock } from "./clock.js";
 import { forgetMine, loadMine, seatLink, seatTokens, tokenOf, updateMine } from "./store.js";
+import { mountAccount } from "./account.js";
 
 const POLL = 20000; // ms between two checks
 const BATCH = 100; // games per request (the server's limit)
@@ -303,6 +304,7 @@ function setupNotifyButton() {
 async function main() {
   await initLanguage();
   $("#top-actions").prepend(languagePicker());
+  mountAccount($("#top-actions"));
   setupNotifyButton();
   el.refresh.addEventListener("click", check);
   window.addEventListener("focus", check);
