@@ -39,20 +39,6 @@ class Player:
         self.http.close()
 
 
-@pytest.fixture
-def players(server: Server) -> Any:
-    made: list[Player] = []
-
-    def make(name: str) -> Player:
-        p = Player(server, name)
-        made.append(p)
-        return p
-
-    yield make
-    for p in made:
-        p.close()
-
-
 def new_table(p: Player, **body: Any) -> dict[str, Any]:
     r = p.post("/api/tables", {"players": 2, **body})
     assert r.status_code == 201, r.text
