@@ -883,6 +883,31 @@ def fuzz_cases(rng: random.Random, games: list[dict[str, Any]], views: dict[str,
                   "body": b"{}", "headers": {}})
     cases.append({"method": "GET", "path": f"/api/games/{gid}", "body": b"",
                   "headers": {"X-Junk": "j" * rng.randint(17_000, 200_000)}})
+    # the club's requests (accounts, tables, rematch, profiles): malformed, unauthenticated or out of bounds
+    club = rng.choice([
+        ("POST", "/api/account/signup", rng.choice([
+            b'{"name": "x"}', json.dumps({"name": "a" * rng.randint(401, 5000), "password": "p" * 10}).encode(),
+            json.dumps({"name": "ok name", "password": "p" * rng.randint(801, 60000)}).encode(),
+            b'{"name": "A/B", "password": "longenough"}', b'{"name": "Ab", "password": "short"}', b"[]",
+            os.urandom(50), b'{"name": "Ab", "password": "longenough", "admin": true}'])),
+        ("POST", "/api/account/signin", rng.choice([b'{"name": 5, "password": "x"}', b'{"name": "x"}', b"{",
+                                                     b'{"name": "a", "password": "b", "extra": 1}'])),
+        ("POST", "/api/tables", rng.choice([b'{"players": 3}', b'{"players": 9}', b"{}"])),
+        ("POST", "/api/tables/quick", rng.choice([b'{"players": 9}', b'{"players": 2, "name": ""}',
+                                                  b'{"players": "2"}', b'{"players": 2, "clock": {"kind": "x"}}'])),
+        ("POST", f"/api/tables/{'x' * rng.randint(17, 300)}/join", b"{}"),
+        ("POST", "/api/tables/nosuchtbl/join", b'{"name": "Guest"}'),
+        ("GET", f"/api/tables/{rng.choice(['%00', 'a-b', 'x' * 40])}", b""),
+        ("GET", f"/api/tables?limit={rng.choice(['0', '-1', '101', 'x' * 50])}", b""),
+        ("POST", "/api/account/password", b'{"old": "aaaaaaaa", "new": "bbbbbbbb"}'),
+        ("POST", "/api/account/delete", b'{"password": "xxxxxxxx"}'),
+        ("POST", "/api/account/seats", json.dumps({"game": gid}).encode()),
+        ("POST", f"/api/games/{gid}/rematch", b""),
+        ("GET", f"/api/players/{'x' * rng.randint(1, 300)}", b""),
+        ("GET", f"/api/leaderboard?limit={rng.choice(['0', '-1', '101', 'x' * 50])}", b""),
+    ])
+    cases.append({"method": club[0], "path": club[1], "body": club[2],
+                  "headers": {"X-Hansa-Token": rng.choice([hot, junk_token or "x"])} if "rematch" in club[1] else {}})
     return cases
 
 

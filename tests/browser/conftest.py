@@ -33,6 +33,16 @@ def paced_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="session")
+def club_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """``hansa serve`` for the accounts, profile and leaderboard pages: sign-ups not limited (the tests make many
+    accounts from one address) and finished rated games rated within a moment (``--rating-interval``)."""
+    srv = Server(tmp_path_factory.mktemp("hansa-club"), extra=["--signups-per-hour", "1000", "--rating-interval", "0.2"])
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 

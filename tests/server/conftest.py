@@ -51,3 +51,20 @@ def sqlite_server(tmp_path: Path) -> Iterator[Server]:
     srv.start()
     yield srv
     srv.stop()
+
+
+@pytest.fixture
+def players(server: Server) -> Iterator[Callable[[str], object]]:
+    """A factory of signed-up players (test_tables.Player: a cookie jar and its CSRF token) on ``server``."""
+    from test_tables import Player
+
+    made: list[Player] = []
+
+    def make(name: str) -> Player:
+        p = Player(server, name)
+        made.append(p)
+        return p
+
+    yield make
+    for p in made:
+        p.close()

@@ -13,7 +13,7 @@ import pytest
 from server_support import POSTGRES_URL, Server, postgres_database
 from test_api import wait_for
 from test_hostile import is_api_error
-from test_tables import Player, new_table, players  # noqa: F401 - the fixture
+from test_tables import Player, new_table
 
 
 def finish_by_hints(server: Server, game_id: str, p: Player | None = None, token: str | None = None,

@@ -39,20 +39,6 @@ class Player:
         self.http.close()
 
 
-@pytest.fixture
-def players(server: Server) -> Any:
-    made: list[Player] = []
-
-    def make(name: str) -> Player:
-        p = Player(server, name)
-        made.append(p)
-        return p
-
-    yield make
-    for p in made:
-        p.close()
-
-
 def new_table(p: Player, **body: Any) -> dict[str, Any]:
     r = p.post("/api/tables", {"players": 2, **body})
     assert r.status_code == 201, r.text
@@ -332,3 +318,31 @@ def test_a_guest_acts_at_the_table_with_its_token(server: Server, players: Calla
     assert is_api_error(httpx.post(f"{server.url}/api/tables/{tid}/start", headers={"X-Hansa-Token": token}), 403)
     r = httpx.post(f"{server.url}/api/tables/{tid}/leave", headers={"X-Hansa-Token": token})
     assert r.status_code == 200 and r.json()["seats"][seat]["kind"] == "open" and r.json()["you"] is None
+
+
+def test_a_game_socket_takes_the_session_only_from_the_servers_own_pages(server: Server,
+                                                                          players: Callable[[str], Player]) -> None:
+    """A WebSocket is not bound by the same-origin policy: another site's page could open one with the cookie. The
+    session counts only when the socket's Origin is this server."""
+    import asyncio
+    import json
+
+    import websockets
+
+    ann = players("Socketeer")
+    tid = new_table(ann, players=2, bots=["random"])["id"]
+    seat = ann.get(f"/api/games/{tid}").json()["you"]
+    assert len(seat) == 1
+    cookie = f"hansa_session={ann.http.cookies['hansa_session']}"
+    url = server.url.replace("http", "ws") + f"/api/games/{tid}/ws"
+
+    async def you(origin: str | None) -> list[int]:
+        headers = {"Cookie": cookie, **({"Origin": origin} if origin else {})}
+        async with websockets.connect(url, subprotocols=["hansa"], additional_headers=headers,
+                                      origin=None) as ws:  # type: ignore[arg-type]
+            message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            return message["view"]["you"]  # type: ignore[no-any-return]
+
+    assert asyncio.run(you(server.url)) == seat
+    assert asyncio.run(you("http://evil.example")) == []
+    assert asyncio.run(you(None)) == []

@@ -341,6 +341,15 @@ def create_app(
     async def quick_rules_html() -> FileResponse:
         return FileResponse(STATIC / "quick-rules.html")
 
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> FileResponse:
+        return FileResponse(STATIC / "leaderboard.html")
+
+    @app.get("/player/{name}", include_in_schema=False)
+    @app.get("/bot/{spec}", include_in_schema=False)
+    async def profile_page() -> FileResponse:
+        return FileResponse(STATIC / "player.html")
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # -------------------------------------------------------------- reference data

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import math
 import random
 import secrets
 from collections.abc import Callable
@@ -48,6 +49,7 @@ from .db import ACCOUNTS, TABLE_SEATS, TABLES, utcnow
 from .errors import ServiceError, StrictRoute
 from .middleware import client_key
 from .names import BadName, clean_name, duplicate_names, name_key
+from .ratelimit import RateLimiter
 from .store import PALETTE, map_of_row
 
 log = logging.getLogger("hansa.server")
@@ -110,14 +112,21 @@ class TableStore:
         return table
 
     def open_tables(self, limit: int, offset: int) -> list[dict[str, Any]]:
-        """Public open tables, newest first, with their seats."""
+        """Public open tables, newest first, with their seats (two queries, whatever the number of tables)."""
         now = utcnow()
         with self.engine.connect() as conn:
-            ids = [r[0] for r in conn.execute(
-                select(TABLES.c.id).where(TABLES.c.status == OPEN, TABLES.c.private.is_(False),
-                                          TABLES.c.expires_at > now)
-                .order_by(TABLES.c.created_at.desc(), TABLES.c.id).limit(limit).offset(offset))]
-            return [t for t in (self._get(conn, i) for i in ids) if t is not None]
+            tables = [dict(r) for r in conn.execute(
+                select(TABLES, ACCOUNTS.c.name.label("creator_name"))
+                .outerjoin(ACCOUNTS, ACCOUNTS.c.id == TABLES.c.creator_account)
+                .where(TABLES.c.status == OPEN, TABLES.c.private.is_(False), TABLES.c.expires_at > now)
+                .order_by(TABLES.c.created_at.desc(), TABLES.c.id).limit(limit).offset(offset)).mappings()]
+            for t in tables:
+                t["seats"] = {}
+            by_id = {t["id"]: t for t in tables}
+            if by_id:
+                for seat in conn.execute(select(TABLE_SEATS).where(TABLE_SEATS.c.table_id.in_(list(by_id)))).mappings():
+                    by_id[seat["table_id"]]["seats"][int(seat["seat"])] = dict(seat)
+            return tables
 
     def _bump(self, conn: Connection, table_id: str, status: str = OPEN) -> bool:
         """Move the table on by one revision if its status is ``status`` (the row lock of PostgreSQL serialises
@@ -339,6 +348,8 @@ class Tables:
         self.service = service
         self.accounts = accounts
         self._quick = asyncio.Lock()
+        #: Seats a guest (no account) may take per minute from one address: as many as games it may create.
+        self._guests = RateLimiter(config.create_per_minute / 60.0, config.create_per_minute)
 
     # ------------------------------------------------------------------ reading
 
@@ -428,6 +439,10 @@ class Tables:
                 raise TableError(401, "sign in to sit at this table (it does not take guests)")
             if body.name is None:
                 raise TableError(400, "a guest needs a name")
+            wait = self._guests.take(client)
+            if wait > 0:
+                raise TableError(429, f"a guest may take {self.config.create_per_minute} seats a minute from one "
+                                      f"address; wait {math.ceil(wait)} s", None, {"Retry-After": str(math.ceil(wait))})
             try:
                 name = clean_name(body.name, self.config.max_name)
             except BadName as exc:

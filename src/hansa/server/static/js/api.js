@@ -27,21 +27,22 @@ function errorMessage(data, fallback) {
   return fallback;
 }
 
-// The signed-in session's CSRF token (GET /api/account): every request that changes something carries it, as the
-// server refuses a cookie-authenticated change without it.  One place: set by setCsrf, sent by request().
-let csrfToken = null;
-
-/** Remember the session's CSRF token (null when signed out). */
-export function setCsrf(token) {
-  csrfToken = token || null;
-}
+/**
+ * The signed-in session's CSRF token (session.js sets it): every request that changes something carries it, as the
+ * server refuses such a request with the session cookie but without the token (403).  ``ready``: the first look
+ * at the session (GET /api/account), which a page's first POST waits for; a guest has neither.
+ */
+export const csrf = { token: null, ready: null };
 
 async function request(method, path, { body, token } = {}) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (csrfToken && method !== "GET" && method !== "HEAD") headers["X-CSRF-Token"] = csrfToken;
   // The token travels only in this header: never in a URL (docs/api.md, "Seats and tokens").
   if (token) headers["X-Hansa-Token"] = token;
+  if (method !== "GET") {
+    if (csrf.ready) await csrf.ready.catch(() => null);
+    if (csrf.token) headers["X-CSRF-Token"] = csrf.token;
+  }
   let res;
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -134,8 +135,28 @@ export const api = {
   webhook: (id, token, seat, url) => request("PUT", `/api/games/${encodeURIComponent(id)}/webhook`, { token, body: seat === undefined ? { url } : { url, seat } }),
   /** The games of the seat tokens this browser holds, [{id, token}] (at most 100; tokens in the body, never a URL). */
   myGames: (games) => request("POST", "/api/my-games", { body: { games } }),
-  /** The signed-in account ({account: {id, name} | null, csrf}). */
+
+  // Accounts (docs/api.md, "Accounts"): the session is the HttpOnly cookie; csrf.token rides on every change.
   account: () => request("GET", "/api/account"),
+  signUp: (name, password) => request("POST", "/api/account/signup", { body: { name, password } }),
+  signIn: (name, password) => request("POST", "/api/account/signin", { body: { name, password } }),
+  signOut: () => request("POST", "/api/account/signout", { body: {} }),
+  signOutEverywhere: () => request("POST", "/api/account/signout-everywhere", { body: {} }),
+  sessions: () => request("GET", "/api/account/sessions"),
+  changePassword: (old, fresh) => request("POST", "/api/account/password", { body: { old, new: fresh } }),
+  deleteAccount: (password) => request("POST", "/api/account/delete", { body: { password } }),
+
+  // Ratings (docs/api.md, "Ratings, leaderboard and profiles").
+  leaderboard(limit, offset, established) {
+    const q = new URLSearchParams({ limit: String(limit), offset: String(offset), established: established ? "true" : "false" });
+    return request("GET", `/api/leaderboard?${q}`);
+  },
+  player: (name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
+  playerGames: (name, limit, offset) => request("GET", `/api/players/${encodeURIComponent(name)}/games?limit=${limit}&offset=${offset}`),
+  botProfile: (spec) => request("GET", `/api/bots/${encodeURIComponent(spec)}/profile`),
+  botGames: (spec, limit, offset) => request("GET", `/api/bots/${encodeURIComponent(spec)}/games?limit=${limit}&offset=${offset}`),
+
+  // Open tables and rematches (docs/api.md, "Open tables").
   /** Attach the seat of the link token ``token`` to the signed-in account (the link then only watches). */
   attachSeat: (id, token) => request("POST", "/api/account/seats", { token, body: { game: id } }),
   /** The public open tables, newest first: {tables}. */

@@ -189,3 +189,73 @@ export function setChartCursor(figure, k) {
   state.current = k;
   placeCursor(state);
 }
+
+// ------------------------------------------------------------------ a player's rating history (the profile page)
+
+/** The rating a new player starts from (ratings.py: 24 × (mu − 3 sigma) + 1000 with OpenSkill's defaults). */
+export const START_RATING = 1000;
+
+function drawRatings(state, width) {
+  const { history, opts } = state;
+  const W = Math.max(280, Math.min(MAX_WIDTH, Math.round(width)));
+  const narrow = W < 520;
+  const H = narrow ? 200 : 240;
+  const m = { l: 42, r: 14, t: 12, b: 34 };
+  const values = [START_RATING, ...history.map((p) => p.rating)];
+  const n = Math.max(1, history.length);
+  const lo0 = Math.min(...values);
+  const hi0 = Math.max(...values);
+  const span = Math.max(40, hi0 - lo0);
+  const step = [10, 20, 25, 50, 100, 200, 250, 500].find((st) => span / st <= (narrow ? 4 : 6)) || 1000;
+  const lo = Math.floor((lo0 - span * 0.08) / step) * step;
+  const hi = Math.ceil((hi0 + span * 0.08) / step) * step;
+  const pad = 12; // the start and the last game stand clear of the axes
+  const x = (i) => m.l + pad + ((W - m.r - m.l - 2 * pad) * i) / n;
+  const y = (v) => H - m.b - ((H - m.t - m.b) * (v - lo)) / (hi - lo);
+  const svg = s("svg", { class: "chart rating-chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("club.chartLabel"), "font-family": "inherit" });
+  for (let v = lo; v <= hi; v += step) {
+    svg.append(
+      s("line", { x1: m.l, x2: W - m.r, y1: y(v), y2: y(v), class: "grid", stroke: GRID }),
+      s("text", { x: m.l - 6, y: y(v) + 4, class: "axis-label", "text-anchor": "end", "font-size": 10, fill: INK, text: String(v) }),
+    );
+  }
+  const every = Math.max(1, Math.ceil(n / (narrow ? 6 : 10)));
+  for (let i = 0; i <= n; i += every) {
+    svg.append(
+      s("line", { x1: x(i), x2: x(i), y1: H - m.b, y2: H - m.b + 4, class: "axis", stroke: INK }),
+      s("text", { x: x(i), y: H - m.b + 15, class: "axis-label", "text-anchor": "middle", "font-size": 10, fill: INK, text: String(i) }),
+    );
+  }
+  svg.append(
+    s("line", { x1: m.l, x2: W - m.r, y1: H - m.b, y2: H - m.b, class: "axis", stroke: INK }),
+    s("line", { x1: m.l, x2: m.l, y1: m.t, y2: H - m.b, class: "axis", stroke: INK }),
+    s("text", { x: (W - m.r + m.l) / 2, y: H - 3, class: "axis-title", "text-anchor": "middle", "font-size": 11, fill: INK, text: t("club.chartGames") }),
+  );
+  const d = values.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  svg.append(s("path", { d, class: "series rating-line", fill: "none", stroke: "#8c2f1b", "stroke-width": 2.2, "stroke-linejoin": "round" }));
+  svg.append(s("circle", { cx: x(0), cy: y(START_RATING), r: 3, fill: "#fff", stroke: INK, "stroke-width": 1.2, class: "start-point" }, s("title", { text: t("club.chartStart", { rating: START_RATING }) })));
+  // One dot per rated game, a link to its replay; a win is gold.
+  history.forEach((p, i) => {
+    const label = t("club.chartPoint", { n: i + 1, rating: p.rating, place: p.place, players: p.players });
+    const dot = s("circle", { cx: x(i + 1), cy: y(p.rating), r: narrow ? 4 : 3.6, fill: p.place === 1 ? "#ca8a04" : "#8c2f1b", stroke: "#fff", "stroke-width": 1.2, class: `point${p.place === 1 ? " won" : ""}`, "data-game": p.game }, s("title", { text: label }));
+    svg.append(opts.link ? s("a", { href: opts.link(p), "aria-label": label }, dot) : dot);
+  });
+  return svg;
+}
+
+/** history: [{at, game, rating, place, players}] oldest first (GET /api/players/{name}); opts.link(point) -> a URL. */
+export function ratingChart(history, opts = {}) {
+  const state = { history, opts, width: 640 };
+  const box = h("div", { class: "chart-box" }, drawRatings(state, state.width));
+  const figure = h("figure", { class: "chart-wrap" }, box, h("figcaption", { class: "muted", text: t("club.chartCaption") }));
+  if (typeof ResizeObserver === "function") {
+    const ro = new ResizeObserver(() => {
+      const w = Math.min(MAX_WIDTH, Math.round(box.clientWidth));
+      if (!w || Math.abs(w - state.width) < 8) return;
+      state.width = w;
+      box.replaceChildren(drawRatings(state, w));
+    });
+    ro.observe(box);
+  }
+  return figure;
+}

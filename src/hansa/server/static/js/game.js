@@ -26,6 +26,7 @@ import { closedNote, currentAccount, gameLinkOf, proposer } from "./tables.js";
 import { MoveLog } from "./movelog.js";
 import { Notices } from "./notices.js";
 import * as tutorial from "./tutorial.js";
+import { mountAccount } from "./account.js";
 
 const gameId = gameIdFromLocation();
 const token = tokenFromLocation();
@@ -1577,6 +1578,7 @@ function watchRematch() {
 
 async function main() {
   await initLanguage();
+  mountAccount($(".topbar .top-actions"));
   if (!gameId) {
     showError(pageError("error.noGame"));
     return;

@@ -7,6 +7,8 @@ import { errorMessage, initLanguage, language, languagePicker, t, tn } from "./i
 import { TIMEOUT_BOTS, botLabel, clockSummary, formatLong } from "./clock.js";
 import { clockSettings, laterStatus, loadMine, saveMine, updateMine } from "./store.js";
 import { currentAccount, saveTableToken, seated, signInFirst, tableLinkOf, tableTags } from "./tables.js";
+import { mountAccount } from "./account.js";
+import { onSession } from "./session.js";
 
 const PAGE = 30; // games per page of the recent list
 const el = {
@@ -902,11 +904,11 @@ const QUICK_CLOCKS = [
 
 function setupQuick() {
   const sel = $("#quick-clock");
+  if (!account) $("#quick-name").value = guestName();
   clear(sel).append(...QUICK_CLOCKS.map((c, i) => h("option", { value: String(i), text: c ? clockSummary(c) : t("lobby.clock.none") })));
   sel.value = "2";
   $("#quick-name-row").hidden = !!account;
   $("#quick-note").hidden = !!account;
-  if (!account) $("#quick-name").value = guestName();
   $("#quick-form").addEventListener("submit", quickPlay);
 }
 
@@ -1146,6 +1148,7 @@ async function main() {
   await initLanguage();
   $("#learn-btn").addEventListener("click", learn);
   $("#top-actions").prepend(languagePicker());
+  mountAccount($("#top-club"));
   for (const a of document.querySelectorAll("a.rule-link[data-section]")) a.textContent = t("lobby.rulesSection", { section: a.dataset.section });
   el.count.addEventListener("change", renderSeats);
   el.form.addEventListener("submit", create);
@@ -1166,6 +1169,15 @@ async function main() {
   account = await currentAccount();
   document.body.dataset.account = account ? account.name : "";
   setupQuick();
+  onSession((now) => {
+    // signed in or out in the top bar: the tables panel and the form follow
+    account = now;
+    document.body.dataset.account = account ? account.name : "";
+    $("#quick-name-row").hidden = !!account;
+    $("#quick-note").hidden = !!account;
+    updateMode();
+    loadTables();
+  });
   el.form.querySelectorAll("input[name=mode]").forEach((r) => r.addEventListener("change", updateMode));
   $("#table-rated").addEventListener("change", updateRated);
   $("#table-signin-btn").addEventListener("click", signInFirst);

@@ -8,6 +8,7 @@ import { h, clear, $ } from "./dom.js";
 import { errorMessage, initLanguage, language, languagePicker, t, tn } from "./i18n.js";
 import { formatClock } from "./clock.js";
 import { forgetMine, loadMine, seatLink, seatTokens, tokenOf, updateMine } from "./store.js";
+import { mountAccount } from "./account.js";
 
 const POLL = 20000; // ms between two checks
 const BATCH = 100; // games per request (the server's limit)
@@ -52,12 +53,38 @@ function merge(answers) {
   return { ...best, you, your_turn: ok.some((a) => a.your_turn), token: best.token };
 }
 
+/** The signed-in account's games (GET /api/account/games: its seats on every device), [] for a guest. */
+async function accountGames() {
+  const res = await fetch("/api/account/games", { credentials: "same-origin" });
+  if (res.status === 401) return [];
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  const data = await res.json();
+  checkedAt = data.now;
+  return data.games;
+}
+
+/** Add the account's games to the rows: a game this browser also holds a link of gets the account's seats too. */
+function withAccountGames(list, received) {
+  for (const info of list) {
+    const row = rows.find((r) => r.entry.id === info.id);
+    if (!row) {
+      rows.push({ entry: { id: info.id, players: info.players, open: `/game/${info.id}` }, info: { ...info, token: null }, received });
+    } else if (row.info.error) {
+      row.info = { ...info, token: null };
+    } else {
+      const you = [...new Set([...(row.info.you || []), ...info.you])].sort((x, y) => x - y);
+      row.info = { ...row.info, you, your_turn: row.info.your_turn || info.your_turn };
+    }
+  }
+}
+
 async function check() {
   if (checking) return;
   checking = true;
   el.refresh.disabled = true;
   const entries = loadMine().filter((g) => seatTokens(g).length);
   try {
+    const account = await accountGames();
     const answers = entries.length ? await ask(entries) : [];
     const byId = new Map();
     for (const a of answers) {
@@ -72,6 +99,7 @@ async function check() {
       if (!info.error && info.status) updateMine(entry.id, { status: info.status, note: info.note });
       return { entry, info, received };
     });
+    withAccountGames(account, received);
     el.error.hidden = true;
     render();
     announce();
@@ -303,6 +331,7 @@ function setupNotifyButton() {
 async function main() {
   await initLanguage();
   $("#top-actions").prepend(languagePicker());
+  mountAccount($("#top-actions"));
   setupNotifyButton();
   el.refresh.addEventListener("click", check);
   window.addEventListener("focus", check);

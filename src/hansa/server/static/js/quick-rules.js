@@ -10,6 +10,7 @@ import { api } from "./api.js";
 import { BoardView, uniqueIds } from "./board.js";
 import { $, clear, h } from "./dom.js";
 import { initLanguage, languagePicker, t } from "./i18n.js";
+import { mountAccount } from "./account.js";
 
 const el = { nav: $(".rules-top"), body: $("#quick"), error: $("#error") };
 
@@ -261,6 +262,7 @@ async function main() {
   const picker = languagePicker();
   picker.id = "lang";
   el.nav.prepend(picker);
+  mountAccount(el.nav);
   $("#full-rules-link").href = withLang("/rules");
   let board;
   try {

@@ -10,6 +10,7 @@ import { caption } from "./captions.js";
 import { scoreChart, setChartCursor } from "./chart.js";
 import { loadSettings, saveSettings } from "./settings.js";
 import { errorMessage, initLanguage, languagePicker, t, tn } from "./i18n.js";
+import { mountAccount } from "./account.js";
 
 const gameId = gameIdFromLocation();
 const el = {
@@ -361,6 +362,7 @@ function colourBlindSwitch() {
 async function main() {
   await initLanguage();
   $(".topbar").append(languagePicker()); // last on a wide screen, beside the title on a phone (replay.css)
+  mountAccount($("#top-actions"));
   colourBlindSwitch();
   if (!gameId) {
     showError(t("replay.noId"));

@@ -11,6 +11,7 @@ import { api, parseJson } from "./api.js";
 import { BoardView, uniqueIds } from "./board.js";
 import { $, clear, h } from "./dom.js";
 import { initLanguage, language, languagePicker, t } from "./i18n.js";
+import { mountAccount } from "./account.js";
 
 const PLACE = "hansa.rulesPlace"; // sessionStorage: the section in view when the language was switched
 
@@ -277,6 +278,7 @@ async function main() {
   picker.id = "lang";
   picker.addEventListener("change", rememberPlace); // (the picker itself stores the choice and reloads the page)
   el.nav.prepend(picker);
+  mountAccount(el.nav);
   // The rules in five minutes, in the language asked for in this address (?lang=), if any.
   const asked = new URLSearchParams(location.search).get("lang");
   if (asked) $("#quick-link").href = `/rules/quick?lang=${encodeURIComponent(asked)}`;

@@ -4,6 +4,8 @@
 // once the game has started, moves everyone to it (a guest with its token, which is its seat token).
 
 import { api } from "./api.js";
+import { mountAccount } from "./account.js";
+import { onSession } from "./session.js";
 import { h, clear, $, copyText, absUrl, isLight } from "./dom.js";
 import { errorMessage, initLanguage, languagePicker, t } from "./i18n.js";
 import { botLabel, formatRealtime } from "./clock.js";
@@ -245,6 +247,7 @@ function stop() {
 async function main() {
   await initLanguage();
   $("#top-actions").prepend(languagePicker());
+  mountAccount($("#top-actions"));
   token = readToken();
   const colours = fetch("/api/colours")
     .then((r) => (r.ok ? r.json() : null))
@@ -275,6 +278,10 @@ async function main() {
   $("#tp-start").addEventListener("click", () => act(() => api.tableAction(tableId, "start", token)));
   $("#tp-close").addEventListener("click", () => {
     if (window.confirm(t("tablePage.confirmClose"))) act(() => api.tableAction(tableId, "close", token));
+  });
+  onSession((now) => {
+    account = now; // signed in (or out) in the top bar: sitting changes
+    poll();
   });
   await poll();
   timer = setInterval(() => {

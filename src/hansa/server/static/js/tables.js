@@ -1,34 +1,20 @@
 // Open tables on the client: who is signed in, the guest's table tokens, and a table in a few words (the lobby's
 // list and the table page share these).
 
-import { api, setCsrf } from "./api.js";
 import { h } from "./dom.js";
+import { loadSession } from "./session.js";
+import { openSignIn } from "./account.js";
 import { t, tn } from "./i18n.js";
 import { clockSummary } from "./clock.js";
 
-let accountPromise = null;
-
-/** The signed-in account ({id, name}) or null; remembers the session's CSRF token for api.js.  Asked once a page. */
-export function currentAccount(fresh = false) {
-  if (!accountPromise || fresh) {
-    accountPromise = api
-      .account()
-      .then((a) => {
-        setCsrf(a && a.csrf);
-        return a && a.account ? a.account : null;
-      })
-      .catch(() => null);
-  }
-  return accountPromise;
+/** The signed-in account ({id, name}) or null (session.js: asked once a page; it gives api.js the CSRF token). */
+export function currentAccount() {
+  return loadSession();
 }
 
-/**
- * Ask the player to sign in.  The one place coupled to the sign-in dialog: a page that has one listens for
- * "hansa:signin" and cancels it (preventDefault); otherwise the lobby's account box is opened.
- */
+/** Ask the player to sign in (the top bar's sign-in dialog). */
 export function signInFirst() {
-  const ev = new CustomEvent("hansa:signin", { cancelable: true });
-  if (document.dispatchEvent(ev)) location.assign("/#account");
+  openSignIn("signin");
 }
 
 // A guest's table tokens (its seat's token once the game starts), kept in this browser: {tableId: token}.
