@@ -122,7 +122,7 @@ def test_open_a_table_in_the_lobby_another_player_sits_and_both_move_to_the_game
     views = [p.evaluate("window.hansaGame.view") for p in (ann, bob)]
     assert sorted(s for v in views for s in v["you"]) == [0, 1]
     # Whoever's turn it is moves with a click: the session's cookie and CSRF token carry the move.
-    first = ann if 0 in views[0]["you"] and views[0]["state"]["turn"]["decider"] == views[0]["you"][0] else bob
+    first = ann if views[0]["state"]["turn"]["decider"] in views[0]["you"] else bob
     first.wait_for_function("() => document.body.dataset.mine === '1'")
     place_by_click(first)
     assert club.call("GET", f"/api/games/{table['id']}")["version"] >= 1
@@ -218,6 +218,23 @@ def test_a_guest_sits_at_a_table_that_takes_guests(new_page: Any, club: Server) 
     guest.wait_for_selector("svg.board .house")
     view = guest.evaluate("window.hansaGame.view")
     assert len(view["you"]) == 1 and view["players"][view["you"][0]]["name"] == "Gus"
+    # Another guest signs up from the table without guests ("Sign in to play": the top bar's dialog); the lobby
+    # follows at once: the row offers a seat, without a guest name.
+    other = new_page(viewport={"width": 1280, "height": 800})
+    lobby(other, club)
+    other_row = other.locator(f"#open-tables .table-item[data-id='{closed['id']}']")
+    other_row.locator(".signin-btn").click()
+    other.wait_for_selector("#signin-dialog[open]")
+    if other.locator("#signin-dialog").get_attribute("data-mode") != "signup":
+        other.locator("#acc-switch").click()
+    who = name("Dee")
+    other.fill("#acc-name", who)
+    other.fill("#acc-password", PASSWORD)
+    other.fill("#acc-password2", PASSWORD)
+    other.locator("#acc-password2").press("Enter")
+    other.wait_for_selector(f"body[data-account='{who}']")
+    other_row.locator(".join-btn").wait_for()
+    assert other_row.locator(".guest-name").count() == 0 and other.locator("#quick-name-row").is_hidden()
     # The creator closes the other table: its page says so.
     ann.goto(club.base + closed["url"])
     ann.wait_for_selector("body[data-ready='1']")
