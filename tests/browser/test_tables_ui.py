@@ -357,3 +357,22 @@ def test_no_english_on_the_table_page_and_the_lobby_tables(new_page: Any, club: 
         left[f"{lang} table"] = english_on(ann, checker)
         shot(ann, f"table-page-{lang}")
     assert not any(left.values()), left
+
+
+def test_a_declined_rematch_is_shown_to_both_players(new_page: Any, club: Server) -> None:
+    from browser_support import play_out_via_api
+
+    game = club.create([{"name": "Ana", "type": "human"}, {"name": "Bo", "type": "human"}], seed=3)
+    play_out_via_api(club, game)
+    ana, bo = new_page(), new_page(phone=True)
+    open_game(ana, club, game["seats"][0]["url"])
+    open_game(bo, club, game["seats"][1]["url"])
+    ana.wait_for_selector("#rematch-btn")
+    club.call("POST", f"/api/games/{game['id']}/rematch", {}, token=game["seats"][0]["token"])
+    bo.wait_for_selector("#rematch-decline", timeout=10000)
+    assert "Ana proposes a rematch." in bo.locator("#rematch").inner_text()
+    bo.locator("#rematch-decline").tap()
+    for page in (ana, bo):
+        page.wait_for_selector("#rematch-closed", timeout=10000)
+        assert page.locator("#rematch-closed").inner_text() == "Bo declined the rematch."
+        assert page.locator("#rematch-btn, #rematch-accept").count() == 0
