@@ -147,6 +147,8 @@ def test_the_creator_removes_a_player_and_fills_the_table_with_bots(new_page: An
     bob.wait_for_selector("body[data-ready='1']")
     assert not bob.locator("#tp-creator").is_visible()
     bob.locator("#tp-colour-list .tp-colour[data-colour='teal']").click()
+    assert bob.locator("#tp-colour-list .tp-colour[data-colour='teal']").get_attribute("aria-checked") == "true"
+    shot(bob, "table-page-sit-desktop")
     bob.locator("#tp-seats .tp-seat[data-seat='2'] .sit-btn").click()
     bob.wait_for_selector("body[data-you='2']")
     assert bob.locator("#tp-seats .tp-seat[data-seat='2'] .tp-name").inner_text() == bob_name
