@@ -38,6 +38,12 @@ def test_my_games_lists_the_accounts_games_on_another_device(new_page: Any, club
     row.wait_for()
     assert row.locator("a.open-link").get_attribute("href") == f"/game/{game_id}"
     assert "Traveller" in row.inner_text()
+    # and in the lobby's "My games", where it cannot be forgotten (it is the account's seat, not a link)
+    laptop.goto(club_server.base + "/")
+    item = laptop.locator(f'#my-games .game-item[data-id="{game_id}"]')
+    item.wait_for()
+    assert item.locator(".forget-btn").count() == 0
+    assert item.locator("a.btn").first.get_attribute("href") == f"/game/{game_id}"
     # the game opens as the account's seat, without a link
     laptop.goto(club_server.base + f"/game/{game_id}")
     laptop.wait_for_function("() => window.hansaGame && window.hansaGame.view && window.hansaGame.view.you.length === 1")
@@ -46,3 +52,6 @@ def test_my_games_lists_the_accounts_games_on_another_device(new_page: Any, club
     guest.goto(club_server.base + "/my-games")
     guest.locator(".mg-empty").wait_for()
     assert guest.locator(f'.mg-item[data-id="{game_id}"]').count() == 0
+    guest.goto(club_server.base + "/")
+    guest.locator("#my-games p.muted").wait_for()
+    assert guest.locator(f'#my-games .game-item[data-id="{game_id}"]').count() == 0

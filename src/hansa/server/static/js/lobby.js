@@ -1026,8 +1026,37 @@ async function deleteGame(g) {
   loadRecent();
 }
 
-function renderMine() {
+/** The signed-in account's games (its seats, on every device): fetched on load and when the session changes. */
+let accountMine = [];
+
+async function loadAccountMine() {
+  if (!account) {
+    accountMine = [];
+  } else {
+    try {
+      const res = await fetch("/api/account/games", { credentials: "same-origin" });
+      accountMine = res.ok ? (await res.json()).games : [];
+    } catch {
+      accountMine = [];
+    }
+  }
+  renderMine();
+}
+
+/** This browser's games, then the account's that this browser holds no link of. */
+function mineList() {
   const list = loadMine();
+  const have = new Set(list.map((g) => g.id));
+  for (const info of accountMine) {
+    if (have.has(info.id)) continue;
+    list.push({ id: info.id, players: info.players, status: info.status, note: info.note, map: info.map, created: info.updated,
+                open: `/game/${encodeURIComponent(info.id)}`, account: true });
+  }
+  return list;
+}
+
+function renderMine() {
+  const list = mineList();
   clear(el.myGames);
   if (!list.length) {
     el.myGames.append(h("p", { class: "muted", text: t("lobby.noMine") }));
@@ -1036,7 +1065,8 @@ function renderMine() {
   for (const g of list) {
     const status = g.status || "running";
     const button = (label, cls, onclick, title) => h("button", { type: "button", class: `small ${cls}`, text: label, title, onclick });
-    const forget = button(t("lobby.forget"), "forget-btn", () => {
+    // the account's games stay listed (they are its seats): only this browser's links can be forgotten
+    const forget = g.account ? null : button(t("lobby.forget"), "forget-btn", () => {
       saveMine(loadMine().filter((x) => x.id !== g.id));
       renderMine();
     }, t("lobby.forgetTitle"));
@@ -1168,11 +1198,13 @@ async function main() {
   loadRecent();
   account = await currentAccount();
   document.body.dataset.account = account ? account.name : "";
+  loadAccountMine();
   setupQuick();
   onSession((now) => {
-    // signed in or out in the top bar: the tables panel and the form follow
+    // signed in or out in the top bar: the tables panel, the form and "My games" follow
     account = now;
     document.body.dataset.account = account ? account.name : "";
+    loadAccountMine();
     $("#quick-name-row").hidden = !!account;
     $("#quick-note").hidden = !!account;
     updateMode();
