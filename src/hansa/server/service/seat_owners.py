@@ -104,7 +104,9 @@ class SeatOwnersMixin(ServiceBase):
                     while name_key(new) in taken:
                         new, n = f"{name} {n}", n + 1
                     taken.add(name_key(new))
-                    seat = replace(s, name=new, account=None)
+                    # the seat keeps the account's number (nobody can sign in as it any more): a rated game still
+                    # rates the deleted account, listed nowhere, rather than crediting the bot that plays on
+                    seat = replace(s, name=new)
                     if live.status == RUNNING and s.type == "human":
                         seat = replace(seat, type="bot", bot=DELETED_BOT, webhook=None, webhook_suspended=False,
                                        taken_over=True)
