@@ -346,3 +346,21 @@ def test_a_game_socket_takes_the_session_only_from_the_servers_own_pages(server:
     assert asyncio.run(you(server.url)) == seat
     assert asyncio.run(you("http://evil.example")) == []
     assert asyncio.run(you(None)) == []
+
+
+def test_a_full_table_that_could_not_start_starts_later(make_server: Callable[..., Server]) -> None:
+    """The server is full when the last seat is taken: the table stays open with the reason, and starts by itself
+    once a game ends."""
+    srv = make_server("--max-live-games", "1", "--janitor-interval", "0.3")
+    blocker = httpx.post(srv.url + "/api/games", json={"players": [{"name": "A"}, {"name": "B"}]}).json()
+    ann, bob = Player(srv, "Full1"), Player(srv, "Full2")
+    tid = new_table(ann, players=2)["id"]
+    r = bob.post(f"/api/tables/{tid}/join", {})
+    assert is_api_error(r, 429)
+    table = ann.get(f"/api/tables/{tid}").json()
+    assert table["status"] == "open" and "could not start" in table["note"] and table["seats"][1]["kind"] == "account"
+    httpx.post(f"{srv.url}/api/games/{blocker['id']}/stop", headers={"X-Hansa-Token": blocker["creator_token"]})
+    started = wait_for(lambda: (t := ann.get(f"/api/tables/{tid}").json())["status"] == "started" and t)
+    assert started["game"] == tid and len(ann.get(f"/api/games/{tid}").json()["you"]) == 1
+    ann.close()
+    bob.close()

@@ -226,6 +226,15 @@ class TableStore:
             return [r[0] for r in conn.execute(
                 select(TABLES.c.id).where(TABLES.c.status == STARTING, TABLES.c.updated_at <= before).limit(50))]
 
+    def full_open(self) -> list[str]:
+        """Open tables whose seats are all taken and accepted (a start that failed, e.g. the server was full)."""
+        taken = (select(TABLE_SEATS.c.table_id, func.count().label("n"))
+                 .where(TABLE_SEATS.c.accepted.is_(True)).group_by(TABLE_SEATS.c.table_id).subquery())
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(
+                select(TABLES.c.id).join(taken, taken.c.table_id == TABLES.c.id)
+                .where(TABLES.c.status == OPEN, taken.c.n == TABLES.c.size).limit(50))]
+
     def quick_candidates(self, conn: Connection, size: int, rated: bool | None, guests: bool) -> list[str]:
         stmt = (select(TABLES.c.id, TABLES.c.clock, TABLES.c.options)
                 .where(TABLES.c.status == OPEN, TABLES.c.private.is_(False), TABLES.c.size == size,
@@ -580,13 +589,19 @@ class Tables:
     # ------------------------------------------------------------------ keeper
 
     async def keep(self, every: float) -> None:
-        """Close expired tables and finish starts a dead process left (a task of the app)."""
+        """Close expired tables, start full tables whose start failed (the server was full, the database busy) and
+        finish starts a dead process left (a task of the app)."""
         while True:
             try:
                 now = utcnow()
                 for table_id in await asyncio.to_thread(self.store.expired, now):
                     await asyncio.to_thread(self.store.set_status, table_id, CLOSED,
                                             "its seats were not filled in time", OPEN)
+                for table_id in await asyncio.to_thread(self.store.full_open):
+                    try:
+                        await self._start_if_full(table_id, "table keeper")
+                    except ServiceError as exc:
+                        log.warning("table %s could not be started: %s", table_id, exc.message)
                 before = now - timedelta(seconds=STARTING_GRACE)
                 for table_id in await asyncio.to_thread(self.store.stuck_starting, before):
                     try:
