@@ -112,6 +112,8 @@ def test_open_a_table_in_the_lobby_another_player_sits_and_both_move_to_the_game
     assert row.locator(".seated").inner_text() == "1/2"
     assert ann_name in row.inner_text() and "10 min + 5 s" in row.inner_text()
     assert row.locator(".rated-tag").count() == 1
+    variant = row.locator(".variant-tag")  # a two-player table says which two-player variant it plays
+    assert variant.get_attribute("data-variant") == "neutral" and variant.inner_text() == "Neutral traders"
     shot(bob, "lobby-open-tables-phone")
     assert bob.evaluate(SIDEWAYS) == []
     row.locator(".join-btn").tap()

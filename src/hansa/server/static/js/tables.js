@@ -65,10 +65,7 @@ export function changedOptions(table) {
   const out = [];
   for (const [key, value] of Object.entries(table.options || {})) {
     if (key === "map") continue;
-    if (key === "two_player_variant") {
-      out.push(t(value === "pawn" ? "lobby.variantPawn" : "lobby.variantNeutral"));
-      continue;
-    }
+    if (key === "two_player_variant") continue; // its own tag (tableTags)
     const label = t(`lobby.opt.${key}.label`);
     const val = t(`lobby.opt.${key}.val.${String(value)}`);
     out.push(`${label === `lobby.opt.${key}.label` ? key : label}: ${val === `lobby.opt.${key}.val.${String(value)}` ? String(value) : val}`);
@@ -76,13 +73,16 @@ export function changedOptions(table) {
   return out;
 }
 
-/** The tags of a table: map, clock, options changed, rated, guests, private. */
+/** The tags of a table: map, clock, the two-player variant, options changed, rated, guests, private. */
 export function tableTags(table) {
   const changed = changedOptions(table);
   const clock = clockSummary(table.clock);
   return [
     h("span", { class: `tag map-tag map-${table.map}`, "data-map": table.map, text: t(`map.${table.map}`) }),
     h("span", { class: "tag clock-tag", title: t("lobby.clock") }, h("span", { class: "clock-icon", "aria-hidden": "true" }), ` ${clock || t("lobby.clock.none")}`),
+    // two players: which two-player variant (the default, neutral traders, too: it changes the whole game)
+    table.players === 2 ? h("span", { class: "tag variant-tag", title: t("lobby.variant"), "data-variant": (table.options || {}).two_player_variant || "neutral",
+      text: t((table.options || {}).two_player_variant === "pawn" ? "lobby.variantPawn" : "lobby.variantNeutral") }) : null,
     changed.length ? h("span", { class: "tag changed-tag", title: changed.join("\n"), text: tn("lobby.changed", changed.length) }) : null,
     table.rated ? h("span", { class: "tag rated-tag", text: t("tables.rated") }) : null,
     table.allow_guests ? h("span", { class: "tag guests-tag", text: t("tables.guests") }) : null,
