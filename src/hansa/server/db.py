@@ -154,6 +154,8 @@ class AccountRow(Base):
     #: Disabled by an operator: cannot sign in or act.
     disabled: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: Muted in every game's chat by an operator (hansa.server.moderation).
+    chat_muted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SessionRow(Base):
@@ -297,6 +299,68 @@ class RatingEventRow(Base):
     rated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
+# ---------------------------------------------------------------------------------------------------- table talk
+
+
+class ChatMessageRow(Base):
+    """A message of a game's chat (kept with the game, not in its record).  ``n`` numbers a game's messages 1, 2, ...
+    without gaps, in commit order (unique per game: a writer that lost the race takes the next number).  A preset
+    phrase is stored as its key (each reader sees it in their language); ``text`` is plain text, never markup."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ux_chat_messages_game_n", "game_id", "n", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(String(16), ForeignKey("games.id", ondelete="CASCADE"))
+    n: Mapped[int] = mapped_column(Integer)
+    #: the writer's seat (None: a spectator)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    account_id: Mapped[int | None] = mapped_column(Integer, ForeignKey("accounts.id", ondelete="SET NULL"),
+                                                   nullable=True)
+    author: Mapped[str] = mapped_column(String(80))
+    preset: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    text: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    #: a hash of the writer's address (the per-address limit; what an operator sees)
+    client: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    hidden_by: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    hidden_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class ChatReportRow(Base):
+    """A chat message reported by a player: the message is copied, so that the operator sees it as it was."""
+
+    __tablename__ = "chat_reports"
+    __table_args__ = (Index("ux_chat_reports_message_reporter", "message_id", "reporter", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    message_id: Mapped[int] = mapped_column(Integer, index=True)
+    game_id: Mapped[str] = mapped_column(String(16))
+    author: Mapped[str] = mapped_column(String(80))
+    author_account: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    #: who reported: ``account:<id>`` or ``seat:<game>:<n>``
+    reporter: Mapped[str] = mapped_column(String(80))
+    reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
+    resolved_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    resolved_by: Mapped[str | None] = mapped_column(String(80), nullable=True)
+
+
+class ModerationRow(Base):
+    """Every act of moderation: who (``cli`` or ``admin:<name>``), when, what, on what."""
+
+    __tablename__ = "moderation_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
+    actor: Mapped[str] = mapped_column(String(80))
+    action: Mapped[str] = mapped_column(String(32))
+    target: Mapped[str] = mapped_column(String(200))
+    note: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
 def make_engine(url: str, busy_timeout: float = 5.0) -> Engine:
     """Create the engine; SQLite gets WAL, a busy timeout (seconds a write waits for another writer's lock before it
     fails) and foreign keys."""
@@ -355,3 +419,6 @@ TABLE_SEATS = cast(Table, TableSeatRow.__table__)
 RATINGS = cast(Table, RatingRow.__table__)
 RATED_GAMES = cast(Table, RatedGameRow.__table__)
 RATING_EVENTS = cast(Table, RatingEventRow.__table__)
+CHAT = cast(Table, ChatMessageRow.__table__)
+CHAT_REPORTS = cast(Table, ChatReportRow.__table__)
+MODERATION = cast(Table, ModerationRow.__table__)

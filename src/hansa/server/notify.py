@@ -40,9 +40,10 @@ def parse(payload: str) -> tuple[str, int, str] | None:
 
 async def listen(
     dsn: str, on_change: Callable[[str, int, str], None], on_reconnect: Callable[[], None],
-    closing: Callable[[], bool], ready: asyncio.Event | None = None,
+    closing: Callable[[], bool], ready: asyncio.Event | None = None, channel: str = CHANNEL,
 ) -> None:
-    """Listen until ``closing()``: ``on_change(game_id, revision, origin)`` for every notice; ``on_reconnect()``
+    """Listen on ``channel`` until ``closing()``: ``on_change(game_id, number, origin)`` for every notice (a game's
+    revision on the games' channel, a chat message's number on the chat's); ``on_reconnect()``
     each time the connection is (re)established after a failure.  Reconnects with backoff (0.5 s doubling to
     10 s)."""
     import psycopg
@@ -52,7 +53,7 @@ async def listen(
     while not closing():
         try:
             async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
-                await conn.execute(f"LISTEN {CHANNEL}")
+                await conn.execute(f"LISTEN {channel}")
                 if not first:
                     log.info("listening for game changes again")
                     on_reconnect()

@@ -18,7 +18,7 @@ import asyncio
 import json
 import logging
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from contextlib import suppress
 
@@ -51,11 +51,22 @@ class Subscriber:
         self.close_code: int | None = None
         self.close_reason = ""
         self.rate = RateLimiter(config.ws_messages_per_second, BURST)
+        #: Chat messages to send, in order (hansa.server.chat); past CHAT_QUEUE the socket is closed to resync.
+        self.chat: deque[str] = deque()
 
     # ------------------------------------------------------------------ offered by the game (never blocks)
 
     def offer_view(self, text: str) -> None:
         self.view = text
+        self.wake.set()
+
+    def offer_chat(self, text: str) -> None:
+        """Queue a chat message (every one is sent, in order; a socket that falls CHAT_QUEUE behind reconnects and
+        reads the chat again)."""
+        if len(self.chat) >= CHAT_QUEUE:
+            self.request_close(4408, "too slow: reconnect")
+            return
+        self.chat.append(text)
         self.wake.set()
 
     def offer_pong(self) -> None:
@@ -97,6 +108,8 @@ class Subscriber:
                     text = json.dumps({"type": "pong", "version": self.version()})
                 elif self.view is not None:
                     text, self.view = with_now(self.view, self.now()), None
+                elif self.chat:
+                    text = self.chat.popleft()
                 else:
                     break
                 try:
@@ -124,6 +137,10 @@ class Subscriber:
             text = message.get("text")
             if text and '"ping"' in text:
                 self.offer_pong()
+
+
+#: Chat messages a socket may have waiting before it is dropped (it reconnects and reads the chat again).
+CHAT_QUEUE = 200
 
 
 class SocketHub:
@@ -177,6 +194,11 @@ class SocketHub:
         """Offer the game's new view to every subscriber (``render(seats)`` is cached per seats by the caller)."""
         for sub in list(self.by_game.get(game_id, ())):
             sub.offer_view(render(sub.seats))
+
+    def publish_chat(self, game_id: str, text: str) -> None:
+        """Offer a chat message (JSON text) to every subscriber of the game."""
+        for sub in list(self.by_game.get(game_id, ())):
+            sub.offer_chat(text)
 
     def close_game(self, game_id: str, code: int, reason: str) -> None:
         for sub in list(self.by_game.get(game_id, ())):
