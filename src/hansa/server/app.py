@@ -27,6 +27,8 @@ from ..view import board_layout
 from .accounts import DELETED_NAME, Accounts
 from .accounts import routes as account_routes
 from .answers import HISTORY_LIMIT, LOG_LIMIT, MAX_HISTORY_LIMIT, MAX_LOG_LIMIT
+from .chat import CHAT_CHANNEL, Chat
+from .chat import routes as chat_routes
 from .clocks import TIMEOUT_BOTS
 from .config import ServerConfig
 from .db import DEFAULT_URL, make_engine, migrate
@@ -35,6 +37,7 @@ from .games import SERVER_BOTS, GameService
 from .live import AccountKey, Credential, LiveGame, view_json, view_message, with_now
 from .middleware import BodyLimit, SecurityHeaders, client_key
 from .names import BadName, clean_name, duplicate_names
+from .notify import conninfo, listen
 from .profiles import router as profiles_router
 from .ratelimit import RateLimiter
 from .ratings import RatingKeeper
@@ -105,6 +108,7 @@ def request_models(config: ServerConfig) -> tuple[type[BaseModel], type[BaseMode
         model_config = STRICT
         hints: bool = True
         hotseat: bool = False
+        spectator_chat: bool = False
 
     class ClockIn(BaseModel):
         """Checked here for shape; the bounds of each kind are ClockSettings.from_json's (400 with the range)."""
@@ -268,6 +272,12 @@ def create_app(
         app.state.accounts = Accounts(engine, cfg)
         app.state.tables = Tables(engine, cfg, service, app.state.accounts)
         app.state.rematches = Rematches(app.state.tables)
+        app.state.chat = Chat(engine, cfg, hub, service, app.state.accounts, service.store.origin)
+        chat_listener = None
+        if service.store.notifies:
+            chat_listener = asyncio.create_task(listen(
+                conninfo(engine), app.state.chat.on_notice, app.state.chat.on_reconnect, lambda: False,
+                channel=CHAT_CHANNEL), name="hansa-chat-listen")
         await service.start()
         sweeper = asyncio.create_task(app.state.accounts.sweep_forever())
         keeper = asyncio.create_task(app.state.tables.keep(cfg.janitor_interval))
@@ -283,6 +293,8 @@ def create_app(
         finally:
             sweeper.cancel()
             keeper.cancel()
+            if chat_listener is not None:
+                chat_listener.cancel()
             await app.state.ratings.stop()
             await service.stop()
             engine.dispose()
@@ -314,6 +326,8 @@ def create_app(
         if not 1 <= len(game_id) <= MAX_ID or not game_id.isascii() or not game_id.isalnum():
             raise ServiceError(404, "there is no such game")
         return await service().get(game_id)
+
+    app.include_router(chat_routes(lambda: app.state.chat, game))
 
     # -------------------------------------------------------------- pages
 

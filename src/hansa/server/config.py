@@ -143,6 +143,11 @@ class ServerConfig:
         900.0, "HANSA_SIGN_IN_BLOCK", "seconds failed sign-ins are counted over, and a blocked name or client waits"
     )
     signups_per_hour: int = _setting(10, "HANSA_SIGNUPS_PER_HOUR", "accounts one client may create per hour (429)")
+    chat_per_minute: int = _setting(
+        12, "HANSA_CHAT_PER_MINUTE",
+        "chat messages one seat (or spectator) may send per minute, bursts of 5; an address three times that (429)",
+    )
+    chat_max: int = _setting(300, "HANSA_CHAT_MAX", "longest chat message, in characters")
     table_expiry: float = _setting(
         3600.0, "HANSA_TABLE_EXPIRY", "an open table whose seats are not all taken within this time closes"
     )
@@ -182,7 +187,7 @@ class ServerConfig:
         for name in ("max_body", "max_header", "max_name", "max_move_text", "ws_max_message", "max_live_games",
                      "max_live_games_per_client", "max_moves", "http_per_client", "ws_per_seat", "replay_per_client",
                      "webhook_suspend_after", "sign_in_failures_per_name", "sign_in_failures_per_address",
-                     "signups_per_hour", "max_open_tables_per_account"):
+                     "signups_per_hour", "max_open_tables_per_account", "chat_per_minute", "chat_max"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
         if self.bots not in ("inline", "queue"):

@@ -301,6 +301,8 @@ def table_options(value: Any) -> dict[str, Any]:
     out = {"hints": data.get("hints", True)}
     if data.get("rated") is True:  # a rated game (from a table of the club)
         out["rated"] = True
+    if data.get("spectator_chat") is True:  # spectators may write in the chat (hansa.server.chat)
+        out["spectator_chat"] = True
     if "hotseat" in data:
         out["hotseat"] = data["hotseat"]
     if "tutorial" in data:  # a "Learn to play" game: the chapter (hansa.server.tutorial)

@@ -301,6 +301,8 @@ _Bot = Literal[TABLE_BOTS]  # type: ignore[valid-type]
 class TableOptionsIn(BaseModel):
     model_config = _STRICT
     hints: bool = True
+    #: spectators (signed in) may write in the game's chat
+    spectator_chat: bool = False
 
 
 class NewTable(BaseModel):

@@ -80,6 +80,8 @@ class CreationMixin(ServiceBase):
         table_opts: dict[str, Any] = {"hints": bool((table or {}).get("hints", True)), "hotseat": hot_seat}
         if rated:
             table_opts["rated"] = True
+        if (table or {}).get("spectator_chat"):
+            table_opts["spectator_chat"] = True
         if (table or {}).get("tutorial"):
             table_opts["tutorial"] = str((table or {})["tutorial"])
         hotseat: str | None = secrets.token_urlsafe(18) if hot_seat else None
