@@ -477,6 +477,112 @@ def db_check(
         raise typer.Exit(code=1)
 
 
+admin_app = typer.Typer(no_args_is_help=True, help="Moderation of a `hansa serve` club: reports, chat, accounts.")
+app.add_typer(admin_app, name="admin")
+DatabaseUrl = Annotated[
+    str | None, typer.Option(help="SQLAlchemy URL (default $HANSA_DATABASE_URL or sqlite:///hansa.sqlite3).")
+]
+
+
+def _moderation(database_url: str | None) -> Any:
+    """The moderation acts on the server's database (logged as ``cli``)."""
+    from .server.db import make_engine, migrate
+    from .server.moderation import Moderation
+
+    url = database_url or os.environ.get("HANSA_DATABASE_URL") or "sqlite:///hansa.sqlite3"
+    engine = make_engine(url)
+    migrate(engine)
+    return Moderation(engine)
+
+
+def _act(what: Any) -> Any:
+    from .server.errors import ServiceError
+
+    try:
+        return what()
+    except ServiceError as exc:
+        _fail(exc.message)
+
+
+@admin_app.command("reports")
+def admin_reports(
+    database_url: DatabaseUrl = None, all_reports: Annotated[bool, typer.Option("--all", help="Resolved ones too.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print them as JSON.")] = False,
+) -> None:
+    """List the reported chat messages (open ones; --all: resolved ones too), oldest first."""
+    rows = _moderation(database_url).reports(all_reports, 500)
+    if as_json:
+        sys.stdout.write(json.dumps(rows, indent=1) + "\n")
+        return
+    if not rows:
+        console.print("no reports")
+    for r in rows:
+        state = f"resolved by {r['resolved_by']}" if r["resolved"] else "open"
+        hidden = " (hidden)" if r["hidden"] else ""
+        console.print(f"#{r['id']} game {r['game']} message {r['n']}{hidden} by {r['author']}: {r['text']!r} — "
+                      f"reported by {r['reporter']} ({r['reason'] or 'no reason'}) at {r['at']}; {state}",
+                      highlight=False, markup=False)
+
+
+@admin_app.command("resolve")
+def admin_resolve(report: int, database_url: DatabaseUrl = None) -> None:
+    """Mark a report dealt with."""
+    _act(lambda: _moderation(database_url).resolve(report, "cli"))
+    console.print(f"report #{report} resolved")
+
+
+@admin_app.command("hide")
+def admin_hide(game: str, n: int, database_url: DatabaseUrl = None,
+               show: Annotated[bool, typer.Option("--show", help="Show it again instead.")] = False) -> None:
+    """Hide message N of GAME's chat (its words are no longer served; pages showing it are told on PostgreSQL)."""
+    _act(lambda: _moderation(database_url).hide(game, n, "cli", not show))
+    console.print(f"message {n} of game {game} {'shown again' if show else 'hidden'}")
+
+
+@admin_app.command("mute")
+def admin_mute(name: str, database_url: DatabaseUrl = None,
+               off: Annotated[bool, typer.Option("--off", help="Unmute instead.")] = False) -> None:
+    """Mute an account in every game's chat (its next message is refused)."""
+    shown = _act(lambda: _moderation(database_url).mute(name, "cli", not off))
+    console.print(f"{shown} {'may chat again' if off else 'is muted in chat'}", highlight=False, markup=False)
+
+
+@admin_app.command("disable")
+def admin_disable(name: str, database_url: DatabaseUrl = None,
+                  note: Annotated[str | None, typer.Option(help="Why (kept in the log).")] = None) -> None:
+    """Disable an account: its sessions end, it cannot sign in or act; its running seats go to the timeout bot."""
+    shown = _act(lambda: _moderation(database_url).disable(name, "cli", True, note))
+    console.print(f"{shown} is disabled", highlight=False, markup=False)
+
+
+@admin_app.command("enable")
+def admin_enable(name: str, database_url: DatabaseUrl = None) -> None:
+    """Enable a disabled account again (its player may take back seats the timeout bot plays)."""
+    shown = _act(lambda: _moderation(database_url).disable(name, "cli", False))
+    console.print(f"{shown} is enabled", highlight=False, markup=False)
+
+
+@admin_app.command("make-admin")
+def admin_make_admin(name: str, database_url: DatabaseUrl = None,
+                     off: Annotated[bool, typer.Option("--off", help="Remove the right instead.")] = False) -> None:
+    """Let an account use the admin routes (/api/admin/...)."""
+    shown = _act(lambda: _moderation(database_url).make_admin(name, "cli", not off))
+    console.print(f"{shown} {'is no longer' if off else 'is'} an administrator", highlight=False, markup=False)
+
+
+@admin_app.command("log")
+def admin_log(database_url: DatabaseUrl = None, limit: int = 50,
+              as_json: Annotated[bool, typer.Option("--json", help="Print it as JSON.")] = False) -> None:
+    """The moderation log, newest first: who did what, when."""
+    rows = _moderation(database_url).entries(limit)
+    if as_json:
+        sys.stdout.write(json.dumps(rows, indent=1) + "\n")
+        return
+    for r in rows:
+        note = f" — {r['note']}" if r["note"] else ""
+        console.print(f"{r['at']} {r['actor']}: {r['action']} {r['target']}{note}", highlight=False, markup=False)
+
+
 def _parse_options(items: list[str]) -> dict[str, object]:
     """``NAME=VALUE`` strings to a typed options mapping (validated later by GameOptions)."""
     out: dict[str, object] = {}

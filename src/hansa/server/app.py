@@ -36,6 +36,8 @@ from .errors import ServiceError, StrictRoute, install_handlers
 from .games import SERVER_BOTS, GameService
 from .live import AccountKey, Credential, LiveGame, view_json, view_message, with_now
 from .middleware import BodyLimit, SecurityHeaders, client_key
+from .moderation import Moderation, ModerationKeeper
+from .moderation import routes as moderation_routes
 from .names import BadName, clean_name, duplicate_names
 from .notify import conninfo, listen
 from .profiles import router as profiles_router
@@ -273,6 +275,9 @@ def create_app(
         app.state.tables = Tables(engine, cfg, service, app.state.accounts)
         app.state.rematches = Rematches(app.state.tables)
         app.state.chat = Chat(engine, cfg, hub, service, app.state.accounts, service.store.origin)
+        app.state.moderation = Moderation(engine, service.store.origin)
+        app.state.moderation_keeper = ModerationKeeper(app.state.moderation, service, cfg.janitor_interval)
+        moderator = asyncio.create_task(app.state.moderation_keeper.run(), name="hansa-moderation")
         chat_listener = None
         if service.store.notifies:
             chat_listener = asyncio.create_task(listen(
@@ -293,6 +298,7 @@ def create_app(
         finally:
             sweeper.cancel()
             keeper.cancel()
+            moderator.cancel()
             if chat_listener is not None:
                 chat_listener.cancel()
             await app.state.ratings.stop()
@@ -328,6 +334,8 @@ def create_app(
         return await service().get(game_id)
 
     app.include_router(chat_routes(lambda: app.state.chat, game))
+    app.include_router(moderation_routes(lambda: app.state.moderation, club, lambda: app.state.chat,
+                                         lambda: app.state.moderation_keeper))
 
     # -------------------------------------------------------------- pages
 

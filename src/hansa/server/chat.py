@@ -221,9 +221,17 @@ class Chat:
         if not lock.locked() and len(self._pushing) > 1000:
             self._pushing = {g: lk for g, lk in self._pushing.items() if lk.locked() or g in self.hub.by_game}
 
+    def hidden(self, game_id: str, n: int) -> None:
+        """Message ``n`` was hidden by an operator: the pages showing it drop its words."""
+        self.hub.publish_chat(game_id, json.dumps({"type": "chat_hidden", "n": n}, separators=(",", ":")))
+
     def on_notice(self, game_id: str, n: int, origin: str) -> None:
-        """A message stored by another process (PostgreSQL NOTIFY)."""
-        if origin != self.store.origin and self.hub.by_game.get(game_id):
+        """A message stored by another process (PostgreSQL NOTIFY); ``-n``: message ``n`` was hidden."""
+        if origin == self.store.origin or not self.hub.by_game.get(game_id):
+            return
+        if n < 0:
+            self.hidden(game_id, -n)
+        else:
             asyncio.get_running_loop().create_task(self._push_logged(game_id, n))
 
     async def _push_logged(self, game_id: str, n: int) -> None:

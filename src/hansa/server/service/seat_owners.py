@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import ServiceError
 from ..live import my_game_entry
 from ..names import name_key
-from ..rows import bot_turn
+from ..rows import bot_turn, clock_columns, copy_clock
 from ..store import RUNNING, Damaged, seats_of_row
 from .base import ServiceBase
 
@@ -82,6 +82,30 @@ class SeatOwnersMixin(ServiceBase):
                 p.get("away") for i, p in enumerate(entry.get("players", [])) if i == decider)
             out.append(entry)
         return {"now": now, "games": out}
+
+    async def set_account_away(self, game_id: str, account: int) -> int:
+        """An account was disabled: its seats in the running game ``game_id`` are marked away, so that the game's
+        timeout bot plays them (as after a timeout; the player may take them back once enabled again).  How many
+        seats were handed over."""
+        live = await self.get(game_id)
+        async with self._locked(live, None):
+            if live.status != RUNNING:
+                return 0
+            seats = [i for i, s in enumerate(live.seats)
+                     if s.account == account and s.type == "human" and not live.clock.is_away(i)]
+            if not seats:
+                return 0
+            clock = copy_clock(live.clock)
+            for seat in seats:
+                clock.set_away(seat, True, self.now())
+            live.stored = await self.write(self.store.store_seats, live.id, {
+                **clock_columns(clock), "bot_turn": bot_turn(live, None, clock)}, live.stored)
+            live.clock = clock
+            self._changed(live)
+            self._deadline_stored(live)
+        log.info("game %s: seats %s of a disabled account handed to the timeout bot", live.id, seats)
+        self.kick(live)
+        return len(seats)
 
     async def forget_account(self, account: int, name: str) -> None:
         """An account is being deleted: in each of its games its seats are renamed "Deleted player" (numbered when
