@@ -174,6 +174,15 @@ export const api = {
   rematch: (id, token) => request("POST", `/api/games/${encodeURIComponent(id)}/rematch`, { token, body: {} }),
   /** The rematch proposed for a finished game: {table: table | null}. */
   rematchOf: (id, token) => request("GET", `/api/games/${encodeURIComponent(id)}/rematch`, { token }),
+
+  // Table chat (docs/api.md, "Table chat").
+  /** The messages numbered after ``after``: {messages, presets, spectators_write}. */
+  chat: (id, after = 0) => request("GET", `/api/games/${encodeURIComponent(id)}/chat?after=${after}&limit=200`),
+  /** Write ``{text}`` or ``{preset}`` (the seat's token, or the session): {message}. */
+  chatSend: (id, token, body) => request("POST", `/api/games/${encodeURIComponent(id)}/chat`, { token, body }),
+  /** Report message ``n`` (with an optional reason): {reported, new}. */
+  chatReport: (id, token, n, reason) =>
+    request("POST", `/api/games/${encodeURIComponent(id)}/chat/${n}/report`, { token, body: reason ? { reason } : {} }),
 };
 
 /** WebSocket close codes of the server (docs/api.md, "WebSocket limits and close codes"). */
@@ -194,13 +203,16 @@ export function socketProtocols(token) {
  * The game's WebSocket: pushes views; reconnects with exponential backoff after a loss (a refused handshake,
  * e.g. HTTP 429 for too many sockets, looks like any failed connection), at once after 4408 (too slow), never
  * after 4404 / 4409 / 4410.
- * onView(view) for every pushed view; onStatus("open" | "reconnecting" | "closed", attempt, {code, reason}).
+ * onView(view) for every pushed view; onChat(message) for every chat message pushed, onChatHidden(n) for one an
+ * operator hid; onStatus("open" | "reconnecting" | "closed", attempt, {code, reason}).
  */
 export class LiveSocket {
-  constructor(id, token, { onView, onStatus }) {
+  constructor(id, token, { onView, onStatus, onChat, onChatHidden }) {
     this.id = id;
     this.token = token;
     this.onView = onView;
+    this.onChat = onChat || (() => {});
+    this.onChatHidden = onChatHidden || (() => {});
     this.onStatus = onStatus || (() => {});
     this.attempt = 0;
     this.ws = null;
@@ -245,6 +257,8 @@ export class LiveSocket {
         return;
       }
       if (msg.type === "view" && msg.view) this.onView(msg.view);
+      else if (msg.type === "chat" && msg.message) this.onChat(msg.message);
+      else if (msg.type === "chat_hidden" && typeof msg.n === "number") this.onChatHidden(msg.n);
     };
     ws.onclose = (ev) => {
       clearInterval(this.pingTimer);

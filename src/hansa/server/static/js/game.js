@@ -27,6 +27,7 @@ import { MoveLog } from "./movelog.js";
 import { Notices } from "./notices.js";
 import * as tutorial from "./tutorial.js";
 import { mountAccount } from "./account.js";
+import { ChatPanel } from "./chat.js";
 
 const gameId = gameIdFromLocation();
 const token = tokenFromLocation();
@@ -97,6 +98,7 @@ let hintShown = null; // {version, move, text}
 const timeline = new Timeline({ show: showStep });
 let moveLog = null; // the whole game's log (movelog.js), made once the language is known
 const serverTime = new ServerTime(); // the clocks count from the server's time, never the browser's
+let chat = null; // the table chat (chat.js)
 let notices = null; // banners and log lines for timeouts, takeovers, seats taken back, the end (notices.js)
 
 // ------------------------------------------------------------------ helpers
@@ -796,6 +798,7 @@ function receive(v, { back = false } = {}) {
   // socket said "damaged") must not bring it back.
   if (!back && latest && latest.status !== "running" && v.status === "running" && v.version <= latest.version) return;
   latest = v;
+  if (chat) chat.setContext({ players: v.players, you: v.you, account });
   timeline.update(v, {
     // The viewer must decide: the newest position and the prompt now, whatever was playing (no clock time lost).
     jump: back || (running(v) && v.legal.length > 0) || !view,
@@ -1371,6 +1374,7 @@ function setupTabs() {
     btn.addEventListener("click", () => {
       document.body.dataset.tab = btn.dataset.tab;
       for (const b of el.tabs.querySelectorAll("button[data-tab]")) b.setAttribute("aria-selected", String(b === btn));
+      if (btn.dataset.tab === "chat" && chat) chat.seen();
     });
   }
   document.body.dataset.tab = "play";
@@ -1627,16 +1631,32 @@ async function main() {
   } catch (err) {
     showError(err);
   }
+  chat = new ChatPanel($("#chat"), {
+    gameId,
+    token,
+    phoneTab: () => document.body.dataset.tab === "chat",
+    onUnread: (n) => {
+      const badge = $("#chat-tab-badge");
+      badge.hidden = n === 0;
+      badge.textContent = n ? String(n) : "";
+    },
+  });
   receive(v);
+  chat.load().catch((err) => chat.showError(err));
   setInterval(tickClocks, 500);
   const socket = new LiveSocket(gameId, token, {
     onView: (nv) => receive(nv),
+    onChat: (message) => chat.receive(message),
+    onChatHidden: (n) => chat.hideMessage(n),
     onStatus: (status, attempt, info = {}) => {
       const wasDown = document.body.dataset.conn === "reconnecting";
       document.body.dataset.conn = status;
       if (status === "open") {
         el.conn.hidden = true;
-        if (wasDown) refresh(); // the socket also pushes the view; this makes sure nothing is missed
+        if (wasDown) {
+          refresh(); // the socket also pushes the view; this makes sure nothing is missed
+          chat.load().catch(() => null); // and the messages written while it was down
+        }
       } else if (status === "reconnecting") {
         // attempt 0: dropped for reading too slowly (4408), back at once: no need to alarm anyone.
         el.conn.hidden = attempt === 0;
@@ -1654,7 +1674,7 @@ async function main() {
     },
   });
   socket.connect();
-  window.hansaGame = { get view() { return view; }, get latest() { return latest; }, socket, get shown() { return timeline.shown; }, timeline, board };
+  window.hansaGame = { get view() { return view; }, get latest() { return latest; }, socket, chat, get shown() { return timeline.shown; }, timeline, board };
 }
 
 main();

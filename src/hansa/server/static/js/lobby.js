@@ -23,6 +23,7 @@ const el = {
   options: $("#options"),
   seed: $("#seed"),
   hints: $("#hints"),
+  spectatorChat: $("#spectator-chat"),
   hotseat: $("#hotseat"),
   createBtn: $("#create-btn"),
   error: $("#create-error"),
@@ -603,7 +604,7 @@ function collect() {
     const v = variant();
     if (options.two_player_variant && v !== options.two_player_variant.default) opts.two_player_variant = v;
   }
-  const body = { players, options: opts, table: { hints: el.hints.checked, hotseat: el.hotseat.checked } };
+  const body = { players, options: opts, table: { hints: el.hints.checked, hotseat: el.hotseat.checked, spectator_chat: el.spectatorChat.checked } };
   if (el.seed.value.trim() !== "") body.seed = Number(el.seed.value);
   const { clock } = collectClock();
   if (clock) body.clock = clock;
@@ -775,7 +776,7 @@ async function createTable() {
     players: rows.length,
     options: base.options,
     clock: clockChoice.clock,
-    table: { hints: el.hints.checked },
+    table: { hints: el.hints.checked, spectator_chat: el.spectatorChat.checked },
     private: $("#table-private").checked,
     rated: $("#table-rated").checked,
     allow_guests: $("#table-guests").checked && !$("#table-rated").checked,

@@ -11,6 +11,7 @@ import { scoreChart, setChartCursor } from "./chart.js";
 import { loadSettings, saveSettings } from "./settings.js";
 import { errorMessage, initLanguage, languagePicker, t, tn } from "./i18n.js";
 import { mountAccount } from "./account.js";
+import { ChatPanel } from "./chat.js";
 
 const gameId = gameIdFromLocation();
 const el = {
@@ -379,6 +380,10 @@ async function main() {
     return;
   }
   for (const e of view.log || []) logSeat.set(e.n, e.seat);
+  // The game's chat, all of it (the move log gives no times to place messages between moves).
+  const chat = new ChatPanel($("#chat"), { gameId, readOnly: true });
+  chat.setContext({ players: view.players, you: [], account: null });
+  chat.load().catch((err) => chat.showError(err));
   const [layout, hist, log] = await Promise.all([
     api.board(view.board_side),
     api.history(gameId).catch((err) => {
