@@ -253,3 +253,37 @@ def test_the_lobby_offers_spectator_chat(new_page: Any, server: Server) -> None:
         page.click("#create-btn")
     body = created.value.request.post_data_json
     assert body["table"]["spectator_chat"] is True
+
+
+def test_a_message_hidden_by_an_administrator_leaves_every_page_at_once(new_page: Any, club_server: Server) -> None:
+    """Moderation: an administrator hides a message (the admin route); the pages showing it drop its words live."""
+    import subprocess
+
+    from browser_support import hansa_command
+
+    g = two_seats(club_server)
+    gid, seats = g["id"], g["seats"]
+    ada = new_page(viewport=DESKTOP)
+    open_game(ada, club_server, seats[0]["url"])
+    bea = new_page(phone=True)
+    open_game(bea, club_server, seats[1]["url"])
+    say(ada, "something nobody should read")
+    phone_tab(bea, "chat")
+    bea.locator("#chat .chat-msg").filter(has_text="something nobody should read").wait_for()
+    # an administrator (made so on the command line) hides it
+    boss = new_page()
+    who = f"Mod{uuid.uuid4().hex[:6]}"
+    r = boss.context.request.post(club_server.base + "/api/account/signup", data={"name": who, "password": "correct horse battery"})
+    assert r.status == 201
+    csrf = r.json()["csrf"]
+    done = subprocess.run(hansa_command() + ["admin", "make-admin", who, "--database-url", f"sqlite:///{club_server.db}"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    r = boss.context.request.post(f"{club_server.base}/api/admin/games/{gid}/chat/1/hide", data={"on": True},
+                                  headers={"X-CSRF-Token": csrf})
+    assert r.status == 200, r.text()
+    for page in (ada, bea):
+        page.locator("#chat .chat-msg.is-hidden").wait_for()
+        assert "something nobody should read" not in page.locator("#chat").inner_text()
+    assert "hidden by a moderator" in ada.locator("#chat .chat-msg.is-hidden").inner_text()
+    shot(bea, "phone-hidden")
