@@ -35,6 +35,8 @@ from .db import DEFAULT_URL, make_engine, migrate
 from .errors import ServiceError, StrictRoute, install_handlers
 from .games import SERVER_BOTS, GameService
 from .live import AccountKey, Credential, LiveGame, view_json, view_message, with_now
+from .mail import MailKeeper
+from .mail import routes as mail_routes
 from .middleware import BodyLimit, SecurityHeaders, client_key
 from .moderation import Moderation, ModerationKeeper
 from .moderation import routes as moderation_routes
@@ -67,6 +69,8 @@ STATUSES = Literal["running", "over", "stopped", "abandoned", "damaged"]
 MAX_SEED = 2**53 - 1
 #: Games one "my games" request may ask about.
 MAX_MY_GAMES = 100
+#: Settings /api/limits does not show (the SMTP URL may hold a password).
+SECRET_SETTINGS = ("smtp_url",)
 #: Request bodies: no unknown fields, no type coercion ("7" is not 7, true is not 1).
 STRICT = ConfigDict(extra="forbid", strict=True)
 
@@ -288,6 +292,9 @@ def create_app(
         keeper = asyncio.create_task(app.state.tables.keep(cfg.janitor_interval))
         app.state.ratings = RatingKeeper(engine, cfg.rating_interval)
         app.state.ratings.start()
+        app.state.mail = MailKeeper(engine, cfg.smtp_url, cfg.public_url, cfg.mail_from, cfg.notice_period,
+                                    cfg.reminder_before, cfg.mail_interval, cfg.mail_retry)
+        app.state.mail.start()
         # Move everything loaded so far (modules, the board, restored games) out of the garbage collector's
         # view: full collections then scan only what was created since, which keeps their pauses (felt as
         # move latency) short.
@@ -302,6 +309,7 @@ def create_app(
             if chat_listener is not None:
                 chat_listener.cancel()
             await app.state.ratings.stop()
+            await app.state.mail.stop()
             await service.stop()
             engine.dispose()
 
@@ -323,10 +331,12 @@ def create_app(
         tables are closed and its seats at them freed."""
         await service().forget_account(account, DELETED_NAME)
         await asyncio.to_thread(app.state.tables.store.forget_account, account)
+        await asyncio.to_thread(app.state.mail.store.forget, account)
 
     app.include_router(account_routes(club, cfg, on_delete=[forget_account]))
     app.include_router(table_routes(lambda: app.state.tables, cfg))
     app.include_router(rematch_routes(lambda: app.state.rematches))
+    app.include_router(mail_routes(lambda: app.state.mail, club))
 
     async def game(game_id: str) -> LiveGame:
         if not 1 <= len(game_id) <= MAX_ID or not game_id.isascii() or not game_id.isalnum():
@@ -416,7 +426,7 @@ def create_app(
     @api.get("/api/limits")
     async def limits() -> dict[str, Any]:
         """The server's limits (docs/api.md), so that clients can respect them."""
-        return {"limits": asdict(cfg)}
+        return {"limits": {k: v for k, v in asdict(cfg).items() if k not in SECRET_SETTINGS}}
 
     @api.get("/api/stats")
     async def stats() -> dict[str, Any]:
@@ -440,6 +450,7 @@ def create_app(
             "answers_refused": svc.builders.refused,
             "answer_workers": svc.builders.worker_pids(),
             **app.state.ratings.stats(),
+            **app.state.mail.stats(),
         }
 
     @api.get("/api/boards/{side}")

@@ -128,7 +128,7 @@ class ServerConfig:
         5.0, "HANSA_RATING_INTERVAL", "how often finished rated games not yet rated are looked for (and rated)"
     )
     public_url: str = _setting(
-        "", "HANSA_PUBLIC_URL", "the server's address as players reach it (https://...), for links in webhook notices"
+        "", "HANSA_PUBLIC_URL", "the server's address as players reach it (https://...), for links in webhook notices and e-mails"
     )
     session_days: float = _setting(30.0, "HANSA_SESSION_DAYS", "a signed-in session ends this many days after sign-in")
     sign_in_failures_per_name: int = _setting(
@@ -153,6 +153,30 @@ class ServerConfig:
     )
     max_open_tables_per_account: int = _setting(
         5, "HANSA_MAX_OPEN_TABLES_PER_ACCOUNT", "open tables one account may have created at once (429)"
+    )
+
+    smtp_url: str = _setting(
+        "", "HANSA_SMTP_URL",
+        "the SMTP server e-mail goes through: smtp://user:password@host:port?starttls=1 (all but the host optional) "
+        "or smtps://... (TLS from the start); empty: no e-mail; needs --public-url (the e-mails' links)",
+    )
+    mail_from: str = _setting(
+        "", "HANSA_MAIL_FROM", "the From address of e-mails; empty: hansa@ the host of --public-url"
+    )
+    notice_period: float = _setting(
+        3600.0, "HANSA_NOTICE_PERIOD",
+        "at most one e-mail (turn notice or reminder) per game and account in this time; later ones wait",
+    )
+    reminder_before: float = _setting(
+        6 * 3600.0, "HANSA_REMINDER_BEFORE",
+        "a reminder e-mail this long before a turn-based seat's time runs out (0: no reminders)",
+    )
+    mail_interval: float = _setting(
+        30.0, "HANSA_MAIL_INTERVAL", "how often turn notices to make and e-mails to send are looked for"
+    )
+    mail_retry: float = _setting(
+        60.0, "HANSA_MAIL_RETRY",
+        "a failed e-mail is tried again after this, doubled at each failure (at most 6 h; given up after 8 tries)",
     )
 
     @classmethod
@@ -202,6 +226,14 @@ class ServerConfig:
             raise ValueError("undo_per_minute and votes_per_minute must be above 0")
         if self.session_days <= 0 or self.sign_in_block <= 0 or self.table_expiry <= 0:
             raise ValueError("session_days, sign_in_block and table_expiry must be above 0")
+        if self.mail_interval <= 0 or self.mail_retry <= 0:
+            raise ValueError("mail_interval and mail_retry must be above 0 seconds")
+        if self.smtp_url:
+            from .mail import parse_smtp_url  # the one parser of SMTP URLs
+
+            parse_smtp_url(self.smtp_url)
+            if not self.public_url.startswith(("http://", "https://")):
+                raise ValueError("smtp_url needs public_url (http:// or https://): e-mails link to the server")
         if self.max_header < 1024:
             raise ValueError("max_header must be at least 1024 bytes")
 

@@ -156,6 +156,8 @@ class AccountRow(Base):
     admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: Muted in every game's chat by an operator (hansa.server.moderation).
     chat_muted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: The language of the e-mails sent to ``email`` (the page's language when the address was given).
+    email_lang: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 
 class SessionRow(Base):
@@ -361,6 +363,59 @@ class ModerationRow(Base):
     note: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
+# ---------------------------------------------------------------------------------------------------- e-mail
+# Address verification and turn notices (hansa.server.mail).
+
+
+class MailRow(Base):
+    """One e-mail to send (the outbox): made once (``dedupe`` is unique), claimed by one process, sent, kept
+    :data:`hansa.server.mail.KEEP_DAYS` days.  ``status``: pending, sent, failed (given up after its tries) or
+    dropped (no longer stands when its turn to be sent came: the player moved, removed the address, unsubscribed).
+    The message is written when it is sent, with a fresh token whose SHA-256 is ``token_hash``: the verification
+    token of a ``verify`` mail, the unsubscribe token of a ``notice`` or ``reminder``."""
+
+    __tablename__ = "mail_outbox"
+    __table_args__ = (
+        Index("ix_mail_outbox_status_next", "status", "next_try"),
+        Index("ix_mail_outbox_account_game", "account_id", "game_id", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    #: ``verify:<account>:<random>``, ``notice:<account>:<game>:<seat>:<period>``, ``reminder:...`` (period: when
+    #: the seat's decision began, in ms since the epoch)
+    dedupe: Mapped[str] = mapped_column(String(160), unique=True)
+    #: verify, notice or reminder
+    kind: Mapped[str] = mapped_column(String(16))
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id", ondelete="CASCADE"))
+    game_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: the deciding seat's period (clock ``since``, ms since the epoch) a notice or reminder is about
+    period: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    recipient: Mapped[str] = mapped_column(String(254))
+    lang: Mapped[str] = mapped_column(String(8))
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_try: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    last_error: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    #: a verification token's end (unsubscribe tokens live as long as their row)
+    token_expires: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class MailOptOutRow(Base):
+    """An account's "no more e-mail" for one game (``game_id``) or for all games (``*``)."""
+
+    __tablename__ = "mail_optouts"
+
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    game_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
 def make_engine(url: str, busy_timeout: float = 5.0) -> Engine:
     """Create the engine; SQLite gets WAL, a busy timeout (seconds a write waits for another writer's lock before it
     fails) and foreign keys."""
@@ -422,3 +477,5 @@ RATING_EVENTS = cast(Table, RatingEventRow.__table__)
 CHAT = cast(Table, ChatMessageRow.__table__)
 CHAT_REPORTS = cast(Table, ChatReportRow.__table__)
 MODERATION = cast(Table, ModerationRow.__table__)
+MAIL = cast(Table, MailRow.__table__)
+MAIL_OPTOUTS = cast(Table, MailOptOutRow.__table__)

@@ -6,7 +6,7 @@
 
 import { api } from "./api.js";
 import { h, clear } from "./dom.js";
-import { errorMessage, t, tn } from "./i18n.js";
+import { errorMessage, language, t, tn } from "./i18n.js";
 import { account, loadSession, onSession, setSession } from "./session.js";
 
 /** The server's name and password rules (accounts.py), checked before asking so the player reads them in their language. */
@@ -208,6 +208,19 @@ function buildAccount() {
     field(t("account.oldPassword"), old), field(t("account.newPassword"), fresh, t("account.passwordRules", { min: PASSWORD_MIN })),
     field(t("account.passwordAgain"), fresh2), pwMsg, h("div", { class: "acc-actions" }, pwBtn));
 
+  // E-mail notices (docs/api.md, "E-mail notices").
+  const emailState = h("p", { id: "acc-email-state", class: "muted" });
+  const emailInput = h("input", { id: "acc-email", type: "email", autocomplete: "email", maxlength: 254, required: true });
+  const emailBtn = h("button", { type: "submit", id: "acc-email-btn", class: "primary", text: t("account.emailSave") });
+  const emailRemove = h("button", { type: "button", id: "acc-email-remove", text: t("account.emailRemove"), hidden: true });
+  const notices = h("input", { id: "acc-notices", type: "checkbox" });
+  const noticesRow = h("label", { class: "acc-check", for: "acc-notices" }, notices, h("span", { text: t("account.emailNotices") }));
+  const emailMsg = h("p", { id: "acc-email-msg", role: "status", hidden: true });
+  const emailFields = h("div", { class: "acc-email-fields" }, field(t("account.emailAddress"), emailInput), noticesRow);
+  const emailForm = h("form", { id: "email-form", class: "acc-form", novalidate: true },
+    h("h3", { text: t("account.email") }), h("p", { class: "muted", text: t("account.emailIntro") }), emailState,
+    emailFields, emailMsg, h("div", { class: "acc-actions" }, emailRemove, emailBtn));
+
   // Sessions.
   const sessionsText = h("p", { id: "acc-sessions", class: "muted" });
   const everywhere = h("button", { type: "button", id: "acc-everywhere", text: t("account.signOutEverywhere") });
@@ -223,7 +236,7 @@ function buildAccount() {
     h("p", { class: "acc-warning", text: t("account.deleteWarning") }),
     field(t("account.passwordConfirm"), delPass), delMsg, h("div", { class: "acc-actions" }, delBtn));
 
-  body.append(pwForm, sessBox, delForm);
+  body.append(pwForm, emailForm, sessBox, delForm);
 
   function say(el, text, isError) {
     el.textContent = text;
@@ -281,6 +294,76 @@ function buildAccount() {
     return undefined;
   });
 
+  function showEmail(data) {
+    const on = Boolean(data && data.enabled);
+    emailFields.hidden = emailBtn.hidden = !on;
+    emailRemove.hidden = !on || !data.email;
+    if (!on) emailState.textContent = t("account.emailOff");
+    else if (!data.email) emailState.textContent = t("account.emailNone");
+    else emailState.textContent = t(data.verified ? "account.emailVerified" : "account.emailUnverified", { email: data.email });
+    emailState.dataset.state = !on ? "off" : !data.email ? "none" : data.verified ? "verified" : "unverified";
+    if (on && data.email && document.activeElement !== emailInput) emailInput.value = data.email;
+    notices.checked = Boolean(data && data.notices);
+  }
+
+  function emailError(err) {
+    if (err && err.status === 400) return t("account.err.email");
+    if (err && err.status === 429) return t("account.err.tooManyEmails");
+    return errorMessage(err);
+  }
+
+  emailForm.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const value = emailInput.value.trim();
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) return say(emailMsg, t("account.err.email"), true);
+    busy(emailBtn, true);
+    try {
+      const data = await api.setEmail(value, language());
+      showEmail(data);
+      say(emailMsg, data.verified ? t("account.emailVerified", { email: data.email }) : t("account.emailSent", { email: data.email }), false);
+    } catch (err) {
+      say(emailMsg, emailError(err), true);
+    } finally {
+      busy(emailBtn, false);
+    }
+    return undefined;
+  });
+
+  emailRemove.addEventListener("click", async () => {
+    busy(emailRemove, true);
+    try {
+      showEmail(await api.removeEmail());
+      emailInput.value = "";
+      say(emailMsg, t("account.emailRemoved"), false);
+    } catch (err) {
+      say(emailMsg, emailError(err), true);
+    } finally {
+      busy(emailRemove, false);
+    }
+  });
+
+  notices.addEventListener("change", async () => {
+    notices.disabled = true;
+    try {
+      showEmail(await api.setNotices(notices.checked));
+      emailMsg.hidden = true;
+    } catch (err) {
+      notices.checked = !notices.checked;
+      say(emailMsg, emailError(err), true);
+    } finally {
+      notices.disabled = false;
+    }
+  });
+
+  async function loadEmail() {
+    emailState.textContent = t("common.loading");
+    try {
+      showEmail(await api.email());
+    } catch (err) {
+      emailState.textContent = errorMessage(err);
+    }
+  }
+
   async function loadSessions() {
     sessionsText.textContent = t("common.loading");
     try {
@@ -296,10 +379,11 @@ function buildAccount() {
       const me = account();
       title.textContent = me ? t("account.settingsOf", { name: me.name }) : t("account.settings");
       user.value = me ? me.name : "";
-      for (const el of [pwMsg, sessMsg, delMsg]) el.hidden = true;
+      for (const el of [pwMsg, emailMsg, sessMsg, delMsg]) el.hidden = true;
       if (!dialog.open) dialog.showModal();
       old.focus();
       loadSessions();
+      loadEmail();
     },
   };
 }

@@ -145,6 +145,13 @@ export const api = {
   sessions: () => request("GET", "/api/account/sessions"),
   changePassword: (old, fresh) => request("POST", "/api/account/password", { body: { old, new: fresh } }),
   deleteAccount: (password) => request("POST", "/api/account/delete", { body: { password } }),
+  /** The account's e-mail address: {enabled, email, verified, notices} (docs/api.md, "E-mail notices"). */
+  email: () => request("GET", "/api/account/email"),
+  /** Give (or change) the address: a confirmation e-mail is sent to it, in ``lang``. */
+  setEmail: (email, lang) => request("POST", "/api/account/email", { body: { email, lang } }),
+  removeEmail: () => request("DELETE", "/api/account/email"),
+  /** Turn notices on or off for every game. */
+  setNotices: (on) => request("PUT", "/api/account/email/notices", { body: { on } }),
 
   // Ratings (docs/api.md, "Ratings, leaderboard and profiles").
   leaderboard(limit, offset, established) {
