@@ -373,6 +373,10 @@ def create_app(
     async def quick_rules_html() -> FileResponse:
         return FileResponse(STATIC / "quick-rules.html")
 
+    @app.get("/admin", include_in_schema=False)
+    async def admin_page() -> FileResponse:
+        return FileResponse(STATIC / "admin.html")
+
     @app.get("/leaderboard", include_in_schema=False)
     async def leaderboard_page() -> FileResponse:
         return FileResponse(STATIC / "leaderboard.html")

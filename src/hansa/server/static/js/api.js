@@ -88,6 +88,13 @@ async function allPages(path, limit, key) {
 }
 
 export const api = {
+  // moderation (accounts marked admin: docs/api.md, "Table talk")
+  adminReports: (all = false) => request("GET", `/api/admin/reports?all=${all ? "true" : "false"}&limit=200`),
+  adminResolve: (id) => request("POST", `/api/admin/reports/${encodeURIComponent(id)}/resolve`),
+  adminHide: (game, n, on = true) => request("POST", `/api/admin/games/${encodeURIComponent(game)}/chat/${encodeURIComponent(n)}/hide`, { body: { on } }),
+  adminMute: (name, on) => request("POST", `/api/admin/accounts/${encodeURIComponent(name)}/mute`, { body: { on } }),
+  adminDisable: (name, on, note) => request("POST", `/api/admin/accounts/${encodeURIComponent(name)}/disable`, { body: note ? { on, note } : { on } }),
+  adminLog: () => request("GET", "/api/admin/log?limit=100"),
   bots: () => request("GET", "/api/bots"),
   options: () => request("GET", "/api/options"),
   board(side) {
