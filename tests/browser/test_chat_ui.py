@@ -253,6 +253,7 @@ def test_the_lobby_offers_spectator_chat(new_page: Any, server: Server) -> None:
         page.click("#create-btn")
     body = created.value.request.post_data_json
     assert body["table"]["spectator_chat"] is True
+    assert body["table"]["bot_chat"] is False  # bots never chat unless the table asks them
 
 
 def test_a_message_hidden_by_an_administrator_leaves_every_page_at_once(new_page: Any, club_server: Server) -> None:

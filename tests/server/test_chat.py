@@ -200,3 +200,23 @@ def test_two_processes_deliver_every_message_in_order_once(tmp_path: Path) -> No
     finally:
         a.stop()
         b.stop()
+
+
+def test_bots_chat_only_when_the_table_asks_them(make_server: Callable[..., Server]) -> None:
+    """Bots never chat, except at tables created with ``bot_chat``: then each says "Good game" once, at the end."""
+    from test_api import wait_for
+
+    srv = make_server("--janitor-interval", "0.3")
+    bots = [{"name": "Bot A", "type": "bot", "bot": "heuristic"}, {"name": "Bot B", "type": "bot", "bot": "heuristic"}]
+    games = {}
+    for flag in (True, False):
+        r = httpx.post(srv.url + "/api/games", json={"players": bots, "table": {"bot_chat": flag}, "seed": 5})
+        assert r.status_code == 201, r.text
+        games[flag] = r.json()["id"]
+    for gid in games.values():
+        wait_for(lambda gid=gid: httpx.get(f"{srv.url}/api/games/{gid}").json()["status"] == "over", timeout=120)
+    said = wait_for(lambda: len(m := chat(srv, games[True])) == 2 and m, timeout=20)
+    assert sorted((m["author"], m["preset"], m["seat"]) for m in said) == [("Bot A", "gg", 0), ("Bot B", "gg", 1)]
+    import time
+    time.sleep(1.0)  # several rounds of the keeper: still once each, and nothing where the table did not ask
+    assert len(chat(srv, games[True])) == 2 and chat(srv, games[False]) == []

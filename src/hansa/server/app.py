@@ -115,6 +115,7 @@ def request_models(config: ServerConfig) -> tuple[type[BaseModel], type[BaseMode
         hints: bool = True
         hotseat: bool = False
         spectator_chat: bool = False
+        bot_chat: bool = False
 
     class ClockIn(BaseModel):
         """Checked here for shape; the bounds of each kind are ClockSettings.from_json's (400 with the range)."""
@@ -282,6 +283,7 @@ def create_app(
         app.state.moderation = Moderation(engine, service.store.origin)
         app.state.moderation_keeper = ModerationKeeper(app.state.moderation, service, cfg.janitor_interval)
         moderator = asyncio.create_task(app.state.moderation_keeper.run(), name="hansa-moderation")
+        bot_talk = asyncio.create_task(app.state.chat.keep(cfg.janitor_interval), name="hansa-bot-chat")
         chat_listener = None
         if service.store.notifies:
             chat_listener = asyncio.create_task(listen(
@@ -306,6 +308,7 @@ def create_app(
             sweeper.cancel()
             keeper.cancel()
             moderator.cancel()
+            bot_talk.cancel()
             if chat_listener is not None:
                 chat_listener.cancel()
             await app.state.ratings.stop()

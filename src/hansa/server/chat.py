@@ -8,7 +8,8 @@ per game without gaps in commit order (:meth:`ChatStore.insert`).
 **Who may write**: the game's players, with their seat token or their account's session (a seat a bot took over
 no longer writes); spectators only at tables created with ``spectator_chat`` and only signed in (a name to show);
 nobody muted by an operator.  Writers are limited per seat (``--chat-per-minute``, bursts of 5) and per address
-(three times that): 429 with ``Retry-After``.  Bots never chat.
+(three times that): 429 with ``Retry-After``.  Bots never chat, except at tables created with ``bot_chat``:
+there each bot says "Good game" when the game is over.
 
 **Live**: a stored message is pushed to every WebSocket of the game as ``{"type": "chat", "message": ...}``.  Each
 process pushes the messages of a game in order, each once (it keeps the last number it pushed per game and reads
@@ -25,24 +26,24 @@ import logging
 import math
 import unicodedata
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, StringConstraints, model_validator
-from sqlalchemy import Text, bindparam, func, insert, select
-from sqlalchemy.engine import Engine
+from sqlalchemy import Text, bindparam, cast, func, insert, select
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from .accounts import Accounts, Session
 from .config import ServerConfig
-from .db import ACCOUNTS, CHAT, CHAT_REPORTS, utcnow
+from .db import ACCOUNTS, CHAT, CHAT_REPORTS, GAMES, utcnow
 from .errors import ServiceError, StrictRoute
 from .live import AccountKey, Credential, LiveGame, client_hash
 from .middleware import client_key
 from .ratelimit import RateLimiter
 from .sockets import SocketHub
-from .store import DAMAGED
+from .store import DAMAGED, OVER
 
 log = logging.getLogger("hansa.server")
 
@@ -50,6 +51,8 @@ log = logging.getLogger("hansa.server")
 CHAT_CHANNEL = "hansa_chat"
 #: Preset phrases (their keys; the pages word them in each reader's language).
 PRESETS = ("hello", "gg", "well_played", "your_turn", "thinking", "misclick", "thanks", "bye")
+#: The PostgreSQL advisory lock (with the game's hash) under which a bot's "Good game" is written once.
+BOT_CHAT_LOCK = 7_157_343
 #: Messages one read returns at most.
 MAX_READ = 500
 #: Code points refused in a message: bidirectional controls (they reorder what others see) and the like.
@@ -103,19 +106,56 @@ class ChatStore:
         for _ in range(50):
             try:
                 with self.engine.begin() as conn:
-                    n = int(conn.execute(select(func.coalesce(func.max(CHAT.c.n), 0))
-                                         .where(CHAT.c.game_id == game_id)).scalar_one()) + 1
-                    now = utcnow()
-                    result = conn.execute(insert(CHAT).values(game_id=game_id, n=n, created_at=now, hidden=False,
-                                                              **values))
-                    if self.postgres:
-                        conn.execute(_NOTIFY, {"payload": f"{game_id} {n} {self.origin}"})
-                    row = {"id": int(result.inserted_primary_key[0]), "n": n, "created_at": now,  # type: ignore[index]
-                           "hidden": False, **values}
-                    return row
+                    return self._insert(conn, game_id, values)
             except IntegrityError:  # another writer took that number: take the next
                 continue
         raise ChatError(503, "the chat is too busy; try again", None, {"Retry-After": "1"})
+
+    def _insert(self, conn: Connection, game_id: str, values: dict[str, Any]) -> dict[str, Any]:
+        n = int(conn.execute(select(func.coalesce(func.max(CHAT.c.n), 0)).where(CHAT.c.game_id == game_id))
+                .scalar_one()) + 1
+        now = utcnow()
+        result = conn.execute(insert(CHAT).values(game_id=game_id, n=n, created_at=now, hidden=False, **values))
+        if self.postgres:
+            conn.execute(_NOTIFY, {"payload": f"{game_id} {n} {self.origin}"})
+        return {"id": int(result.inserted_primary_key[0]), "n": n, "created_at": now,  # type: ignore[index]
+                "hidden": False, **values}
+
+    def bot_farewells(self, window: float) -> list[tuple[str, int, str]]:
+        """Bots' "Good game" owed: (game, seat, bot's name) for the bot seats of games that ended ``over`` within
+        ``window`` seconds at tables whose ``bot_chat`` option is on, whose bots have not spoken yet."""
+        cutoff = utcnow() - timedelta(seconds=window)
+        out: list[tuple[str, int, str]] = []
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(GAMES.c.id, cast(GAMES.c.players, Text), cast(GAMES.c.table_options, Text))
+                                .where(GAMES.c.status == OVER, GAMES.c.updated_at >= cutoff)).all()
+            for game_id, players, table in rows:
+                try:
+                    if not json.loads(table or "{}").get("bot_chat"):
+                        continue
+                    seats = json.loads(players)
+                except (ValueError, AttributeError):
+                    continue
+                bots = [i for i, p in enumerate(seats) if isinstance(p, dict) and p.get("type") == "bot"]
+                spoken = {int(s) for (s,) in conn.execute(
+                    select(CHAT.c.seat).where(CHAT.c.game_id == game_id, CHAT.c.seat.in_(bots))) if s is not None}
+                out += [(game_id, i, str(seats[i].get("name", "Bot"))) for i in bots if i not in spoken]
+        return out
+
+    def farewell(self, game_id: str, seat: int, name: str) -> dict[str, Any] | None:
+        """A bot's "Good game", once per seat whatever the processes (PostgreSQL: under a lock of the game's)."""
+        values = {"seat": seat, "account_id": None, "author": name, "preset": "gg", "text": None, "client": None}
+        for _ in range(50):
+            try:
+                with self.engine.begin() as conn:
+                    if self.postgres:
+                        conn.execute(select(func.pg_advisory_xact_lock(BOT_CHAT_LOCK, func.hashtext(game_id))))
+                    if conn.execute(select(CHAT.c.id).where(CHAT.c.game_id == game_id, CHAT.c.seat == seat)).first():
+                        return None
+                    return self._insert(conn, game_id, values)
+            except IntegrityError:  # a player's message took that number: again
+                continue
+        return None
 
     def since(self, game_id: str, after: int, limit: int) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:
@@ -199,6 +239,21 @@ class Chat:
         row = await asyncio.to_thread(self.store.insert, live.id, values)
         await self.push(live.id, int(row["n"]))
         return message_json(row)
+
+    # ------------------------------------------------------------------ bots
+
+    async def keep(self, every: float) -> None:
+        """At tables created with ``bot_chat``, each bot says "Good game" once the game is over (a task of the app;
+        otherwise bots never chat)."""
+        while True:
+            try:
+                for game_id, seat, name in await asyncio.to_thread(self.store.bot_farewells, max(600.0, 4 * every)):
+                    row = await asyncio.to_thread(self.store.farewell, game_id, seat, name)
+                    if row is not None:
+                        await self.push(game_id, int(row["n"]))
+            except Exception:  # noqa: BLE001 - logged, tried again at the next round
+                log.exception("the bots' chat failed")
+            await asyncio.sleep(every)
 
     # ------------------------------------------------------------------ pushing
 

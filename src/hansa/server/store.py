@@ -303,6 +303,8 @@ def table_options(value: Any) -> dict[str, Any]:
         out["rated"] = True
     if data.get("spectator_chat") is True:  # spectators may write in the chat (hansa.server.chat)
         out["spectator_chat"] = True
+    if data.get("bot_chat") is True:  # bots say "Good game" at the end (hansa.server.chat)
+        out["bot_chat"] = True
     if "hotseat" in data:
         out["hotseat"] = data["hotseat"]
     if "tutorial" in data:  # a "Learn to play" game: the chapter (hansa.server.tutorial)

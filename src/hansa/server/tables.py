@@ -303,6 +303,8 @@ class TableOptionsIn(BaseModel):
     hints: bool = True
     #: spectators (signed in) may write in the game's chat
     spectator_chat: bool = False
+    #: the bots say "Good game" when the game is over (otherwise bots never chat)
+    bot_chat: bool = False
 
 
 class NewTable(BaseModel):

@@ -82,6 +82,8 @@ class CreationMixin(ServiceBase):
             table_opts["rated"] = True
         if (table or {}).get("spectator_chat"):
             table_opts["spectator_chat"] = True
+        if (table or {}).get("bot_chat"):
+            table_opts["bot_chat"] = True
         if (table or {}).get("tutorial"):
             table_opts["tutorial"] = str((table or {})["tutorial"])
         hotseat: str | None = secrets.token_urlsafe(18) if hot_seat else None

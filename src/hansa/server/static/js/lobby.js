@@ -24,6 +24,7 @@ const el = {
   seed: $("#seed"),
   hints: $("#hints"),
   spectatorChat: $("#spectator-chat"),
+  botChat: $("#bot-chat"),
   hotseat: $("#hotseat"),
   createBtn: $("#create-btn"),
   error: $("#create-error"),
@@ -604,7 +605,7 @@ function collect() {
     const v = variant();
     if (options.two_player_variant && v !== options.two_player_variant.default) opts.two_player_variant = v;
   }
-  const body = { players, options: opts, table: { hints: el.hints.checked, hotseat: el.hotseat.checked, spectator_chat: el.spectatorChat.checked } };
+  const body = { players, options: opts, table: { hints: el.hints.checked, hotseat: el.hotseat.checked, spectator_chat: el.spectatorChat.checked, bot_chat: el.botChat.checked } };
   if (el.seed.value.trim() !== "") body.seed = Number(el.seed.value);
   const { clock } = collectClock();
   if (clock) body.clock = clock;
@@ -776,7 +777,7 @@ async function createTable() {
     players: rows.length,
     options: base.options,
     clock: clockChoice.clock,
-    table: { hints: el.hints.checked, spectator_chat: el.spectatorChat.checked },
+    table: { hints: el.hints.checked, spectator_chat: el.spectatorChat.checked, bot_chat: el.botChat.checked },
     private: $("#table-private").checked,
     rated: $("#table-rated").checked,
     allow_guests: $("#table-guests").checked && !$("#table-rated").checked,
