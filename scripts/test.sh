@@ -53,4 +53,4 @@ if [ "${HANSA_PURE_PYTHON:-0}" = 0 ] && command -v gcc >/dev/null; then
 fi
 .venv/bin/ruff check src tests benchmarks
 .venv/bin/mypy
-exec .venv/bin/python -m pytest -n 2 -q "$@"
+exec .venv/bin/python -m pytest -n 2 -q --durations=25 "$@"
