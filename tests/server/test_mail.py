@@ -391,6 +391,15 @@ def test_e_mail_requests_are_bounded(smtp: Smtp, mail_server: Callable[..., Serv
     assert db_rows(srv, "SELECT email, email_verified FROM accounts") == [(None, False)]
     assert db_rows(srv, "SELECT COUNT(*) FROM mail_outbox") == [(0,)]
     ann.close()
+    # one address gets at most 3 verification e-mails a day, whatever accounts ask for them
+    others = [Player(srv, f"Flooder{i}") for i in range(4)]
+    answers = [o.http.post("/api/account/email", json={"email": "victim@example.org"},
+                           headers={"X-CSRF-Token": o.csrf}) for o in others]
+    assert [a.status_code for a in answers[:3]] == [202] * 3
+    assert is_api_error(answers[3], 429) and "a day" in answers[3].json()["error"]
+    assert db_rows(srv, "SELECT COUNT(*) FROM mail_outbox WHERE recipient = 'victim@example.org'") == [(3,)]
+    for o in others:
+        o.close()
 
 
 def test_without_smtp_there_is_no_e_mail(make_server: Callable[..., Server]) -> None:

@@ -91,6 +91,8 @@ EMAIL = re.compile(
 )
 #: Verification mails one account may ask for per hour (429 beyond).
 VERIFY_PER_HOUR = 5
+#: Verification e-mails one address may be sent a day, whatever accounts ask.
+VERIFY_PER_ADDRESS = 3
 #: A verification link works this long.
 VERIFY_HOURS = 48
 #: Sent, failed and dropped rows (and their unsubscribe links) are kept this long.
@@ -271,6 +273,13 @@ class MailStore:
         with self.engine.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(MAIL).where(
                 MAIL.c.account_id == account, MAIL.c.kind == "verify", MAIL.c.created_at >= since)).scalar() or 0)
+
+    def verifications_to(self, email: str, since: datetime) -> int:
+        """Verification mails queued for ``email`` since ``since``, whatever account asked (a cap per address: no
+        one can use the server to flood someone else's mailbox)."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(MAIL).where(
+                MAIL.c.recipient == email, MAIL.c.kind == "verify", MAIL.c.created_at >= since)).scalar() or 0)
 
     def set_address(self, account: int, email: str, lang: str) -> bool:
         """A new address to verify (a verification mail queued); False when it is the account's verified address
@@ -783,6 +792,10 @@ def routes(keeper: Callable[[], MailKeeper], club: Callable[[], Accounts]) -> AP
         if await asyncio.to_thread(store.verifications_since, session.account, hour_ago) >= VERIFY_PER_HOUR:
             raise ServiceError(429, f"at most {VERIFY_PER_HOUR} verification e-mails an hour; try again later",
                                None, {"Retry-After": "3600"})
+        day_ago = utcnow() - timedelta(days=1)
+        if await asyncio.to_thread(store.verifications_to, email, day_ago) >= VERIFY_PER_ADDRESS:
+            raise ServiceError(429, f"at most {VERIFY_PER_ADDRESS} verification e-mails a day go to one address; "
+                                    "try again tomorrow", None, {"Retry-After": "86400"})
         if await asyncio.to_thread(store.set_address, session.account, email, body.lang):
             keeper().wake()
         return await state(session.account)
