@@ -136,11 +136,11 @@ def test_hints_checkbox_reaches_the_table(new_page: Any, server: Server) -> None
     assert hints.is_checked()
     assert "Allow hints" in page.locator("label", has=hints).inner_text()
     sent, game = create(page)
-    assert sent["table"] == {"hints": True, "hotseat": False}
+    assert sent["table"] == {"hints": True, "hotseat": False, "spectator_chat": False, "bot_chat": False}
     assert server.call("GET", f"/api/games/{game['id']}")["table"]["hints"] is True
     hints.uncheck()
     sent, game = create(page)
-    assert sent["table"] == {"hints": False, "hotseat": False}
+    assert sent["table"] == {"hints": False, "hotseat": False, "spectator_chat": False, "bot_chat": False}
     assert server.call("GET", f"/api/games/{game['id']}")["table"]["hints"] is False
 
 
@@ -169,7 +169,7 @@ def test_hotseat_checkbox_decides_the_links(new_page: Any, server: Server) -> No
     assert not hotseat.is_checked()
     # Seat links.
     sent, game = create(page)
-    assert sent["table"] == {"hints": True, "hotseat": False}
+    assert sent["table"] == {"hints": True, "hotseat": False, "spectator_chat": False, "bot_chat": False}
     assert game["hotseat_token"] is None and game["hotseat_url"] is None
     page.wait_for_selector(f"#created h3:has-text('{game['id']}')")
     rows = page.locator("#created .seat-link")
@@ -186,7 +186,7 @@ def test_hotseat_checkbox_decides_the_links(new_page: Any, server: Server) -> No
     # Hot seat.
     hotseat.check()
     sent, hot = create(page)
-    assert sent["table"] == {"hints": True, "hotseat": True}
+    assert sent["table"] == {"hints": True, "hotseat": True, "spectator_chat": False, "bot_chat": False}
     assert hot["hotseat_url"] and all(s["url"] is None for s in hot["seats"])
     page.wait_for_selector(f"#created h3:has-text('{hot['id']}')")
     assert page.locator("#created .seat-link").count() == 0
