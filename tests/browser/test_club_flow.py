@@ -77,8 +77,8 @@ def test_three_players_meet_play_rematch_and_see_their_ratings(new_page: Any, cl
 
     # they play to the end (through their own sessions; the pages follow live)
     play_to_the_end(club_server, table_id, movers(club_server, table_id, pages, csrf))
-    for page in pages.values():
-        page.wait_for_function("() => document.body.dataset.status === 'over'")
+    for page in pages.values():  # (the pages play the moves back: on a loaded machine this takes a while)
+        page.wait_for_function("() => document.body.dataset.status === 'over'", timeout=60000)
         page.wait_for_selector("#rematch-btn")
 
     # ratings: each player has one rated game, provisional, on the leaderboard and the profiles
@@ -106,7 +106,7 @@ def test_three_players_meet_play_rematch_and_see_their_ratings(new_page: Any, cl
     # rematch: Cy proposes on the game page, Ann and Bob accept there, everyone moves to the new game
     for page in pages.values():
         page.goto(club_server.base + f"/game/{table_id}")
-        page.wait_for_function("() => document.body.dataset.status === 'over'")
+        page.wait_for_function("() => document.body.dataset.status === 'over'", timeout=60000)
     cy.click("#rematch-btn")
     for page in (ann, bob):
         page.wait_for_selector("#rematch-accept", timeout=15000)

@@ -207,6 +207,6 @@ def test_game_end_is_told_to_the_winner_and_the_others(server: Server, new_page:
         1: ("Partita finita — hai vinto!" if winners == [1] else "Partita finita — condividi la vittoria!" if 1 in winners else f"Partita finita — vince {names}."),
     }
     for i, page in enumerate(pages):
-        notice(page, "end", texts[i], timeout=20000)
+        notice(page, "end", texts[i], timeout=45000)
         log_note(page, "end", texts[i])
-    notice(watcher, "end", f"Konec hry — vítězí {names}.", timeout=20000)
+    notice(watcher, "end", f"Konec hry — vítězí {names}.", timeout=45000)
