@@ -5,6 +5,7 @@ no other test directory uses."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -132,3 +134,21 @@ async def next_view(ws: Any, version: int, timeout: float = 10.0) -> dict[str, A
         return await asyncio.wait_for(wait(), timeout)
     except TimeoutError:
         raise AssertionError(f"no view at version {version} or later in {timeout:g} s; the socket got {seen}") from None
+
+
+@contextlib.contextmanager
+def two_processes(tmp_path: Path, *flags: str) -> Iterator[tuple[Server, Server]]:
+    """Two `hansa serve` processes on one fresh PostgreSQL database (the test is skipped without PostgreSQL)."""
+    import pytest
+
+    if not POSTGRES_URL:
+        pytest.skip("HANSA_TEST_POSTGRES_URL is not set (scripts/test.sh sets it up with Debian's PostgreSQL)")
+    url = postgres_database()
+    a, b = Server(url, tmp_path / "a.log", *flags), Server(url, tmp_path / "b.log", *flags)
+    a.start()
+    b.start()
+    try:
+        yield a, b
+    finally:
+        a.stop()
+        b.stop()

@@ -11,7 +11,7 @@ from typing import Any
 import argon2
 import httpx
 import pytest
-from server_support import POSTGRES_URL, Server, postgres_database
+from server_support import Server, two_processes
 from sqlalchemy import create_engine, text
 from test_hostile import is_api_error
 
@@ -289,14 +289,8 @@ def test_sign_ups_per_address(make_server: Callable[..., Server]) -> None:
 
 def test_throttling_counts_across_processes(tmp_path: Path) -> None:
     """Failed sign-ins are counted in the database: two processes share the count (PostgreSQL)."""
-    if not POSTGRES_URL:
-        pytest.skip("HANSA_TEST_POSTGRES_URL is not set (scripts/test.sh sets it up with Debian's PostgreSQL)")
-    url = postgres_database()
     flags = ("--sign-in-failures-per-name", "4", "--sign-in-block", "60")
-    a, b = Server(url, tmp_path / "a.log", *flags), Server(url, tmp_path / "b.log", *flags)
-    a.start()
-    b.start()
-    try:
+    with two_processes(tmp_path, *flags) as (a, b):
         with client(a) as c:
             sign_up(c, "Shared")
         for srv in (a, b, a, b):
@@ -305,6 +299,3 @@ def test_throttling_counts_across_processes(tmp_path: Path) -> None:
         for srv in (a, b):
             with client(srv) as c:
                 assert is_api_error(sign_in(c, "Shared"), 429)
-    finally:
-        a.stop()
-        b.stop()

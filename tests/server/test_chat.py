@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from server_support import POSTGRES_URL, Server, postgres_database
+from server_support import Server, two_processes
 from test_accounts import db_rows
 from test_hostile import is_api_error
 from test_tables import Player, new_table
@@ -158,14 +158,7 @@ def test_messages_arrive_live_on_the_games_socket(server: Server) -> None:
 
 
 def test_two_processes_deliver_every_message_in_order_once(tmp_path: Path) -> None:
-    if not POSTGRES_URL:
-        pytest.skip("HANSA_TEST_POSTGRES_URL is not set (scripts/test.sh sets it up with Debian's PostgreSQL)")
-    url = postgres_database()
-    a, b = Server(url, tmp_path / "a.log", "--chat-per-minute", "1000"), Server(url, tmp_path / "b.log",
-                                                                               "--chat-per-minute", "1000")
-    a.start()
-    b.start()
-    try:
+    with two_processes(tmp_path, "--chat-per-minute", "1000") as (a, b):
         g = guest_game(a)
         gid, ann, bob = g["id"], g["seats"][0]["token"], g["seats"][1]["token"]
         sockets = {}
@@ -197,9 +190,6 @@ def test_two_processes_deliver_every_message_in_order_once(tmp_path: Path) -> No
             got = box[0]
             assert [m["n"] for m in got] == list(range(1, 41))  # every message, in order, once
             assert [m["text"] for m in got] == [m["text"] for m in stored]
-    finally:
-        a.stop()
-        b.stop()
 
 
 def test_bots_chat_only_when_the_table_asks_them(make_server: Callable[..., Server]) -> None:

@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 import websockets
-from server_support import HANSA, POSTGRES_URL, Server, postgres_database
+from server_support import HANSA, Server, two_processes
 from test_accounts import PASSWORD
 from test_api import wait_for
 from test_hostile import is_api_error
@@ -115,13 +114,7 @@ def test_admin_routes(server: Server, players: Callable[[str], Player]) -> None:
 
 
 def test_a_message_hidden_from_the_command_line_reaches_every_process(tmp_path: Path) -> None:
-    if not POSTGRES_URL:
-        pytest.skip("HANSA_TEST_POSTGRES_URL is not set (scripts/test.sh sets it up with Debian's PostgreSQL)")
-    url = postgres_database()
-    a, b = Server(url, tmp_path / "a.log"), Server(url, tmp_path / "b.log")
-    a.start()
-    b.start()
-    try:
+    with two_processes(tmp_path) as (a, b):
         g = httpx.post(a.url + "/api/games", json={"players": [{"name": "X"}, {"name": "Y"}]}).json()
         gid = g["id"]
         httpx.post(f"{a.url}/api/games/{gid}/chat", json={"text": "hidden soon"},
@@ -141,6 +134,3 @@ def test_a_message_hidden_from_the_command_line_reaches_every_process(tmp_path: 
         for t in threads:
             t.join(20)
         assert boxes == [[{"type": "chat_hidden", "n": 1}]] * 2
-    finally:
-        a.stop()
-        b.stop()

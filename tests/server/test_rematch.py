@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
-from server_support import POSTGRES_URL, Server, postgres_database
+from server_support import Server, two_processes
 from test_api import wait_for
 from test_hostile import is_api_error
 from test_tables import Player, new_table
@@ -133,13 +132,7 @@ def test_declining_closes_the_rematch(server: Server) -> None:
 
 
 def test_one_rematch_from_two_processes(tmp_path: Path) -> None:
-    if not POSTGRES_URL:
-        pytest.skip("HANSA_TEST_POSTGRES_URL is not set (scripts/test.sh sets it up with Debian's PostgreSQL)")
-    url = postgres_database()
-    a, b = Server(url, tmp_path / "a.log"), Server(url, tmp_path / "b.log")
-    a.start()
-    b.start()
-    try:
+    with two_processes(tmp_path) as (a, b):
         game = httpx.post(a.url + "/api/games", json={"players": [{"name": "P1"}, {"name": "P2"}, {"name": "P3"}]}).json()
         gid, tokens = game["id"], [s["token"] for s in game["seats"]]
         httpx.post(f"{a.url}/api/games/{gid}/stop", headers={"X-Hansa-Token": game["creator_token"]})
@@ -176,6 +169,3 @@ def test_one_rematch_from_two_processes(tmp_path: Path) -> None:
             t.join()
         started = wait_for(lambda: (t := httpx.get(f"{a.url}/api/tables/{table}").json())["status"] == "started" and t)
         assert len(httpx.get(f"{b.url}/api/games/{started['game']}").json()["players"]) == 3
-    finally:
-        a.stop()
-        b.stop()

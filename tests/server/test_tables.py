@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
-from server_support import POSTGRES_URL, Server, postgres_database
+from server_support import Server, two_processes
 from test_accounts import PASSWORD, client, db_rows, me, sign_up
 from test_api import wait_for
 from test_hostile import is_api_error
@@ -222,13 +221,7 @@ def test_a_seat_link_attached_to_an_account(server: Server, players: Callable[[s
 
 
 def test_the_same_seat_taken_at_once_from_two_processes(tmp_path: Path) -> None:
-    if not POSTGRES_URL:
-        pytest.skip("HANSA_TEST_POSTGRES_URL is not set (scripts/test.sh sets it up with Debian's PostgreSQL)")
-    url = postgres_database()
-    a, b = Server(url, tmp_path / "a.log"), Server(url, tmp_path / "b.log")
-    a.start()
-    b.start()
-    try:
+    with two_processes(tmp_path) as (a, b):
         host = Player(a, "Host")
         tid = new_table(host, players=5)["id"]
         joiners = [Player(a if i % 2 else b, f"Racer{i}") for i in range(8)]
@@ -265,9 +258,6 @@ def test_the_same_seat_taken_at_once_from_two_processes(tmp_path: Path) -> None:
         assert len(httpx.get(f"{a.url}/api/games/{table['game']}").json()["players"]) == 5
         for p in [host, *joiners]:
             p.close()
-    finally:
-        a.stop()
-        b.stop()
 
 
 def test_table_requests_are_bounded(server: Server, players: Callable[[str], Player]) -> None:

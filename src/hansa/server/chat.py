@@ -26,7 +26,7 @@ import logging
 import math
 import unicodedata
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request
@@ -371,7 +371,3 @@ def routes(club: Callable[[], Chat], game: Callable[[str], Any]) -> APIRouter:
         return {"reported": True, "new": new}
 
     return router
-
-
-def iso(moment: datetime) -> str:
-    return moment.isoformat() + "Z"

@@ -26,10 +26,10 @@ from sqlalchemy.exc import IntegrityError
 from .accounts import Session
 from .db import TABLE_SEATS, TABLES, utcnow
 from .errors import StrictRoute
-from .live import AccountKey, Credential, LiveGame
+from .live import AccountKey, Credential, LiveGame, token_hash
 from .middleware import client_key
 from .store import ENDED
-from .tables import CLOSED, OPEN, TableError, Tables, token_hash
+from .tables import CLOSED, OPEN, TableError, Tables
 
 #: Longest time a rematch waits for its players (seconds; the server's --table-expiry if shorter).
 REMATCH_WAIT = 900.0

@@ -25,7 +25,6 @@ The game service knows nothing of tables: this module uses it and is not used by
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import math
 import random
@@ -47,6 +46,7 @@ from .clocks import ClockError, ClockSettings
 from .config import ServerConfig
 from .db import ACCOUNTS, TABLE_SEATS, TABLES, utcnow
 from .errors import ServiceError, StrictRoute
+from .live import token_hash
 from .middleware import client_key
 from .names import BadName, clean_name, duplicate_names, name_key
 from .ratelimit import RateLimiter
@@ -62,10 +62,6 @@ TABLE_BOTS = ("random", "purpose", "heuristic", "mcts:easy", "mcts:medium", "mct
 STARTING_GRACE = 20.0
 #: The PostgreSQL advisory lock that makes quick play's find-or-open one step across processes.
 QUICK_LOCK = 7_157_342
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class TableError(ServiceError):
