@@ -345,8 +345,13 @@ def test_each_notice_once_across_two_processes(smtp: Smtp, tmp_path: Path) -> No
             quiet(lambda: notices(ann) == expected["Ann"] and notices(bob) == expected["Bob"], 1.0)
             hand_over(deciding, game)
             deciding, waiting = waiting, deciding
+        # the fourth hand-over passed the turn once more: a fifth notice
+        expected[deciding.name] += 1
+        wait_for(lambda: notices(deciding) >= expected[deciding.name])
+        quiet(lambda: notices(ann) == expected["Ann"] and notices(bob) == expected["Bob"], 1.0)
         sent = sum(httpx.get(f"{s.url}/api/stats").json()["mail_sent"] for s in servers)
-        assert sent == 2 + 4  # two verifications, four notices
+        received = sum(len(smtp.inbox.to(a)) for a in address.values())
+        assert sent == received == 2 + 5  # two verifications, five notices, each sent once
         ann.close()
         bob.close()
     finally:
