@@ -8,7 +8,7 @@ from collections.abc import Iterable
 import pytest
 
 from hansa.core.board import Board
-from hansa.core.constants import ABILITY_NAMES, PRIVILEGE_COLOURS
+from hansa.core.constants import ABILITY_NAMES, MARKER_NAMES, PRIVILEGE_COLOURS, TILE_CODES
 from hansa.core.errors import IllegalMoveError
 from hansa.core.moves import (
     Claim,
@@ -27,10 +27,16 @@ from hansa.core.moves import (
     PlaceMarker,
     Relocate,
     Remove,
+    Share,
     Shift,
     Swap,
     TakeExtra,
+    TakeTribute,
+    UseBlock,
+    UseExchange,
     UseMarker,
+    UseTribute,
+    tile_move,
 )
 from hansa.core.state import GameState
 
@@ -58,6 +64,15 @@ def move_universe(board: Board) -> list[Move]:
         out.append(NeutralOffice(c.code))
     for p in board.provinces:
         out += [Pawn(p.code), Pawn(p.code, True)]
+    # the Big Box modules (docs/rules.md §8)
+    out += [Share("T"), Share("M")] + [TakeTribute(t, m) for t in range(3) for m in range(3)]
+    out += [tile_move(t, a, b) for t in TILE_CODES for i, a in enumerate(MARKER_NAMES) for b in MARKER_NAMES[i:]]
+    out += [UseExchange(seat, name) for seat in range(5) for name in MARKER_NAMES]
+    for r in board.routes:
+        out += [UseTribute(r.code), UseBlock(r.code)]
+    for name in board.house_names:
+        for piece in "TM":
+            out += [Place(name, piece, pay) for pay in ("T", "M", "TT", "TM", "MM")]
     return out
 
 

@@ -334,7 +334,7 @@ def _play_game(task: GameTask) -> GameRow:
     seats = [
         SeatResult(
             s, task.entries[s], task.labels[s], task.specs[s], scores[s].total,
-            {c: int(getattr(scores[s], c)) for c in CATEGORIES},
+            {c: int(getattr(scores[s], c) or 0) for c in CATEGORIES},
             1.0 / len(wins) if s in wins else 0.0, decisions[s], think[s],
         )
         for s in range(n)

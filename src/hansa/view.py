@@ -16,8 +16,11 @@ from .core.constants import (
     ABILITY_VALUES,
     BAGS_ALL,
     MARKER_NAMES,
+    MISSION_CARDS,
     NEUTRAL,
     PRIVILEGE_COLOURS,
+    TILE_CODES,
+    TILE_DISPLAY,
 )
 from .core.scoring import final_scores, winners
 from .core.state import GameState, Phase
@@ -80,19 +83,49 @@ def public_state(state: GameState) -> dict[str, Any]:
         "pawn": board.provinces[state.pawn].code if state.pawn >= 0 else None,
         "over": state.is_over,
     }
+    out.update(modules_json(state))
     if state.is_over:
         out["result"] = result_json(state)
     return out
 
 
+def modules_json(state: GameState) -> dict[str, Any]:
+    """The public state of the Big Box modules in play (docs/rules.md §8): the Emperor's Favour tiles (``favour``:
+    the display and each taken tile's owner) and the Tribute and Block markers beside routes (``[route, seat]`` in
+    the order put out).  Mission cards are secret: see :func:`mission_json`; they appear in :func:`result_json`."""
+    out: dict[str, Any] = {}
+    if state.favour:
+        out["favour"] = {
+            "display": [TILE_CODES[t] for t, where in enumerate(state.favour) if where == TILE_DISPLAY],
+            "owners": {TILE_CODES[t]: where for t, where in enumerate(state.favour) if where >= 0},
+        }
+    if state.options.marker_supply is not None:
+        routes = state.board.routes
+        out["tributes"] = [[routes[r].code, seat] for r, seat in state.tributes]
+        out["blocks"] = [[routes[r].code, seat] for r, seat in state.blocks]
+    return out
+
+
+def mission_json(state: GameState, seat: int) -> dict[str, Any] | None:
+    """Seat ``seat``'s mission card (``{"card": id, "cities": [codes]}``), or ``None`` without Mission Cards.  Secret:
+    show it to that seat only while the game runs."""
+    if not state.missions or not 0 <= seat < len(state.missions):
+        return None
+    card = state.missions[seat]
+    return {"card": card, "cities": list(MISSION_CARDS[card])}
+
+
 def result_json(state: GameState) -> dict[str, Any]:
     """The final result of an ended game: what ended it, every seat's scoring by category, the winners."""
     scores = final_scores(state)
-    return {
+    out = {
         "end_triggers": list(state.end_triggers),
         "scores": [s.to_json() for s in scores],
         "winners": winners(state, scores),
     }
+    if state.missions:  # shown to everybody at the end
+        out["missions"] = [mission_json(state, seat) for seat in range(state.players)]
+    return out
 
 
 def players_json(state: GameState) -> list[dict[str, Any]]:
@@ -122,6 +155,7 @@ def desk_json(state: GameState, p: int) -> dict[str, Any]:
         "plate": len(state.plate[p]),
         "offices": state.office_count(p),
         "east_west": p in state.ew_paid,
+        **({"facedown_markers": [MARKER_NAMES[m] for m in state.facedown[p]]} if state.favour else {}),
     }
 
 
@@ -131,7 +165,7 @@ def _desk_key(state: GameState, p: int) -> tuple[Any, ...]:
         state.sup_t[p], state.sup_m[p], state.stk_t[p], state.stk_m[p], state.score[p],
         tuple(state.ability_level(p, a) for a in range(len(ABILITY_NAMES))),
         tuple(state.markers[p]), tuple(state.used_markers[p]), len(state.plate[p]), state.office_count(p),
-        p in state.ew_paid,
+        p in state.ew_paid, state.facedown[p],
     )
 
 
@@ -157,6 +191,8 @@ def turn_json(state: GameState) -> dict[str, Any]:
         }
     if state.phase == Phase.REMOVE:
         turn["remove_left"] = state.rm_left
+    if state.phase == Phase.TRIBUTE:
+        turn["tribute"] = {"payee": state.decider, "due": len(state.tribute_due)}
     if state.phase == Phase.PERMANENT:
         route = board.routes[state.pm_route]
         turn["permanent"] = {"route": route.code, "effect": route.permanent, "left": state.pm_left}
@@ -352,6 +388,11 @@ def move_delta(before: GameState, after: GameState) -> dict[str, Any]:
         rest["east_west_paid"] = [list(before.ew_paid), list(after.ew_paid)]
     if len(before.marker_supply) != len(after.marker_supply):
         rest["hidden_markers"] = [len(before.marker_supply), len(after.marker_supply)]
+    if before.favour != after.favour or before.tributes != after.tributes or before.blocks != after.blocks:
+        modules_was, modules_now = modules_json(before), modules_json(after)
+        for name, value in modules_now.items():
+            if modules_was.get(name) != value:
+                rest[name] = [modules_was.get(name), value]
     if before.is_over != after.is_over:
         rest["over"] = [before.is_over, after.is_over]
         rest["result"] = [result_json(before) if before.is_over else None, result_json(after) if after.is_over else None]

@@ -51,7 +51,11 @@ PLUS3: Final = 2
 PLUS4: Final = 3
 IMPROVE: Final = 4
 REMOVE3: Final = 5
-MARKER_NAMES: Final = ("extra-office", "swap", "+3", "+4", "improve", "remove3")
+#: The Big Box promo markers (docs/rules.md §8.5): only in games whose ``marker_supply`` option names them.
+EXCHANGE: Final = 6
+TRIBUTE: Final = 7
+BLOCK: Final = 8
+MARKER_NAMES: Final = ("extra-office", "swap", "+3", "+4", "improve", "remove3", "exchange", "tribute", "block")
 MARKER_TITLES: Final = (
     "Extra office",
     "Swap offices",
@@ -59,7 +63,14 @@ MARKER_TITLES: Final = (
     "+4 actions",
     "Improve ability",
     "Remove 3",
+    "Exchange",
+    "Tribute",
+    "Block",
 )
+#: The most markers of each type a ``marker_supply`` may name: the Big Box's markers left after the taverns took
+#: theirs (the BB15 preset's supply) plus the two of each promo marker (docs/rules.md §8.5).
+MARKER_SUPPLY_MAX: Final = (3, 2, 2, 2, 2, 1, 2, 2, 2)
+MARKER_SUPPLY_SIZE: Final = 12
 #: The three starting (tavern) markers, docs/rules.md §1.5.
 TAVERN_MARKERS: Final = (REMOVE3, SWAP_OFFICES, EXTRA_OFFICE)
 
@@ -74,6 +85,35 @@ MARKER_PRESETS: Final = {
 #: Seat 1..5 starting supply Traders and stock Traders (every seat also gets 1 Merchant in supply), §1.4.
 START_SUPPLY_TRADERS: Final = (5, 6, 7, 8, 9)
 START_STOCK_TRADERS: Final = (6, 5, 4, 3, 2)
+
+# Emperor's Favour tiles (docs/rules.md §8.4), in the order of ``GameState.favour``.
+F_FREE: Final = 0
+F_ACT: Final = 1
+F_INC: Final = 2
+F_TWO: Final = 3
+F_CITY: Final = 4
+F_ABIL: Final = 5
+TILE_CODES: Final = ("F-FREE", "F-ACT", "F-INC", "F-TWO", "F-CITY", "F-ABIL")
+#: ``GameState.favour`` values other than a seat.
+TILE_OUT: Final = -2
+TILE_DISPLAY: Final = -1
+FAVOUR_CONTROL_POINTS: Final = 4
+FAVOUR_ABILITY_POINTS: Final = 7
+
+# Mission cards (docs/rules.md §8.2): card id -> the three city codes.
+MISSION_CARDS: Final = {
+    1: ("OSN", "STE", "PAD"),
+    2: ("DOR", "MIN", "LUN"),
+    3: ("MIN", "PER", "GOS"),
+    4: ("ARN", "PER", "HAN"),
+    5: ("DOR", "STE", "KAM"),
+    6: ("ARN", "OSN", "HIL"),
+    7: ("ARN", "PER", "BRE"),
+    8: ("MIN", "OSN", "MAG"),
+    9: ("DOR", "STE", "MUN"),
+}
+MISSION_CITY_POINTS: Final = 1
+MISSION_ALL_POINTS: Final = 5
 
 WIN_SCORE: Final = 20
 CITIES_TO_END: Final = 10

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from .constants import MARKER_PRESETS, MERCHANTS_PER_PLAYER, NEUTRAL, TAVERN_MARKERS, TRADERS_PER_PLAYER
+from .constants import (
+    F_INC,
+    MARKER_PRESETS,
+    MARKER_SUPPLY_SIZE,
+    MERCHANTS_PER_PLAYER,
+    MISSION_CARDS,
+    NEUTRAL,
+    TAVERN_MARKERS,
+    TILE_CODES,
+    TILE_OUT,
+    TRADERS_PER_PLAYER,
+)
 from .state import GameState, Phase
 
 
@@ -20,6 +31,9 @@ def check_invariants(state: GameState, previous_scores: list[int] | None = None)
     * every bonus marker is somewhere: board, plates, players (unused or used), face-down supply, or discarded;
     * exactly one player must decide while the game runs;
     * expansion maps: no Trader stands on a ship space; no bonus marker lies on a route with a permanent marker;
+    * Big Box modules: one distinct mission card per seat with Mission Cards; as many Emperor's Favour tiles on the
+      display or owned as there are players, the rest out of the game; Tribute and Block markers beside real
+      routes (their Traders are in the piece count above);
     * two-player neutral variant: no route is filled with neutral pieces alone outside a neutral claim in
       progress (such a route is claimed at once, docs/rules.md §5.A; left standing it would be blocked for ever).
     """
@@ -64,9 +78,15 @@ def check_invariants(state: GameState, previous_scores: list[int] | None = None)
         for p, (old, new) in enumerate(zip(previous_scores, state.score)):
             if new < old:
                 raise InvariantError(f"seat {p}'s score fell from {old} to {new}")
-    total = sum(MARKER_PRESETS[state.options.marker_set]) + len(TAVERN_MARKERS)
+    if state.options.marker_supply is not None:
+        total = MARKER_SUPPLY_SIZE + len(TAVERN_MARKERS)
+    else:
+        total = sum(MARKER_PRESETS[state.options.marker_set]) + len(TAVERN_MARKERS)
     found = (
-        state.markers_on_board()
+        len(state.tributes)
+        + len(state.blocks)
+        + sum(len(x) for x in state.facedown)
+        + state.markers_on_board()
         + sum(len(x) for x in state.plate)
         + sum(len(x) for x in state.markers)
         + sum(len(x) for x in state.used_markers)
@@ -76,6 +96,7 @@ def check_invariants(state: GameState, previous_scores: list[int] | None = None)
     )
     if found != total:
         raise InvariantError(f"{found} bonus markers accounted for, the game has {total}")
+    _check_modules(state)
     if not state.neutral_pending:
         neutral = NEUTRAL * 2
         for route in board.routes:
@@ -89,6 +110,29 @@ def check_invariants(state: GameState, previous_scores: list[int] | None = None)
             raise InvariantError(f"no player must decide (decider {state.decider})")
         if not state.legal_moves():
             raise InvariantError(f"the deciding seat {state.decider} has no legal move in phase {state.phase.name}")
+
+
+def _check_modules(state: GameState) -> None:
+    if state.options.missions:
+        cards = state.missions
+        if len(cards) != state.players or len(set(cards)) != len(cards) or not set(cards) <= set(MISSION_CARDS):
+            raise InvariantError(f"mission cards {cards} are not one distinct card per seat")
+    elif state.missions:
+        raise InvariantError("mission cards dealt in a game without Mission Cards")
+    if state.options.emperors_favour:
+        favour = state.favour
+        if len(favour) != len(TILE_CODES) or any(not (TILE_OUT <= w < state.players) for w in favour):
+            raise InvariantError(f"Emperor's Favour tiles {favour} are not each out, on display or a seat's")
+        if sum(1 for w in favour if w != TILE_OUT) != state.players:
+            raise InvariantError(f"{sum(1 for w in favour if w != TILE_OUT)} tiles in play for {state.players} players")
+        if state.phase == Phase.SHARE and not (0 <= favour[F_INC] != state.current):
+            raise InvariantError("F-INC asks a seat that does not hold it, or the active player")
+    elif state.favour or any(state.facedown):
+        raise InvariantError("Emperor's Favour tiles or face-down markers in a game without Emperor's Favour")
+    routes = len(state.board.routes)
+    for r, owner in state.tributes + state.blocks:
+        if not (0 <= r < routes and 0 <= owner < state.players):
+            raise InvariantError(f"a Tribute or Block marker ({r}, {owner}) beside no route or of no seat")
 
 
 def check_turn_start(state: GameState) -> None:

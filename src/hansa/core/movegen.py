@@ -6,9 +6,13 @@ from .constants import (
     ABILITY_MAX,
     ABILITY_NAMES,
     BAGS,
+    BLOCK,
     BOOK,
+    EXCHANGE,
     EXTRA_OFFICE,
+    F_FREE,
     IMPROVE,
+    MARKER_NAMES,
     MERCHANT,
     NEUTRAL,
     PLUS3,
@@ -16,7 +20,10 @@ from .constants import (
     PRIVILEGE_COLOURS,
     REMOVE3,
     SWAP_OFFICES,
+    TILE_CODES,
+    TILE_DISPLAY,
     TRADER,
+    TRIBUTE,
 )
 from .expansion import ExpansionQueries
 from .moves import (
@@ -26,11 +33,18 @@ from .moves import (
     Improve,
     Move,
     NeutralOffice,
+    Place,
     PlaceMarker,
+    Share,
     Shift,
     Swap,
     TakeExtra,
+    TakeTribute,
+    UseBlock,
+    UseExchange,
     UseMarker,
+    UseTribute,
+    tile_move,
 )
 from .movetable import INCOME
 from .position import _BAG_VALUES, _BOOK_VALUES, Phase, _priv
@@ -39,6 +53,7 @@ _END_TURN = EndTurn()
 _DONE = Done()
 _USE = {PLUS3: UseMarker("+3"), PLUS4: UseMarker("+4"), REMOVE3: UseMarker("remove3")}
 _TAKE = (TakeExtra("T"), TakeExtra("M"))
+_SHARE = (Share("T"), Share("M"))
 
 
 class MoveGenerator(ExpansionQueries):
@@ -65,6 +80,10 @@ class MoveGenerator(ExpansionQueries):
             return []
         if phase == Phase.PERMANENT:
             return self.permanent_options()
+        if phase == Phase.SHARE:
+            return self._share_options()
+        if phase == Phase.TRIBUTE:
+            return self.tribute_options(self.tribute_due[0])
         return self._gen_two_player()
 
     def can_claim(self) -> bool:
@@ -107,7 +126,9 @@ class MoveGenerator(ExpansionQueries):
             # Place (the Place moves of the free houses are kept up to date move by move)
             sp_t, sp_m = self.sup_t[p], self.sup_m[p]
             expansion = self.board.expansion
-            if sp_t or sp_m:
+            if (sp_t or sp_m) and self.blocks:
+                out.extend(self._blocked_places(p))
+            elif sp_t or sp_m:
                 if expansion:
                     out.extend(self.expansion_places(p))
                 elif allowed is None:
@@ -150,8 +171,82 @@ class MoveGenerator(ExpansionQueries):
                 out.extend(self._pawn_options(paid=True))
         if self.pawn >= 0 and self.actions_used == 0 and self._free_pawn_move_open(before=True):
             out.extend(self._pawn_options(paid=False))
+        if self.favour and self.actions_used == 0:
+            out.extend(self._tile_options(p))
         out.extend(self._marker_options(p))
         out.append(_END_TURN)
+        return out
+
+    # -- Big Box modules (docs/rules.md §8)
+
+    def _blocked_places(self, p: int) -> list[Move]:
+        """Place moves when Block markers stand beside routes: on such a route each Block costs one more piece from
+        the supply, named in the move's ``pay`` (§8.8)."""
+        out: list[Move] = []
+        sp_t, sp_m = self.sup_t[p], self.sup_m[p]
+        board = self.board
+        if board.expansion:
+            plain: list[Move] = self.expansion_places(p)
+        else:
+            allowed = self._allowed
+            route_of = board.house_route
+            pt, pm = self._mt.place
+            free = [h for h in self.free if allowed is None or route_of[h] in allowed]
+            plain = [pt[h] for h in free] if sp_t else []
+            if sp_m:
+                plain.extend([pm[h] for h in free])
+        for m in plain:
+            assert isinstance(m, Place)
+            k = self.block_count(board.house_route[board.house_index[m.house]])
+            if not k:
+                out.append(m)
+                continue
+            rt, rm = sp_t - (m.piece == "T"), sp_m - (m.piece == "M")
+            for pay_m in range(k + 1):
+                if pay_m <= rm and k - pay_m <= rt:
+                    out.append(Place(m.house, m.piece, "T" * (k - pay_m) + "M" * pay_m))
+        return out
+
+    def block_count(self, r: int) -> int:
+        """Block markers beside route ``r`` (§8.8)."""
+        return sum(1 for route, _ in self.blocks if route == r)
+
+    def _tile_options(self, p: int) -> list[Move]:
+        """Taking an Emperor's Favour tile at the start of the turn with two unused markers (§8.3)."""
+        held = self.markers[p]
+        if len(held) < 2 or self.fav_flags or TILE_DISPLAY not in self.favour:
+            return []
+        kinds = sorted(set(held))
+        pairs = [(a, b) for i, a in enumerate(kinds) for b in kinds[i:] if a != b or held.count(a) >= 2]
+        out: list[Move] = []
+        for t, where in enumerate(self.favour):
+            if where == TILE_DISPLAY:
+                out.extend(tile_move(TILE_CODES[t], MARKER_NAMES[a], MARKER_NAMES[b]) for a, b in pairs)
+        return out
+
+    def _share_options(self) -> list[Move]:
+        """F-INC: the tile's owner takes a Trader or a Merchant from the stock, or declines (§8.4)."""
+        q = self.decider
+        out: list[Move] = []
+        if self.stk_t[q]:
+            out.append(_SHARE[TRADER])
+        if self.stk_m[q]:
+            out.append(_SHARE[MERCHANT])
+        out.append(_DONE)
+        return out
+
+    def tribute_options(self, q: int) -> list[Move]:
+        """The mixes of two pieces (or what the stock has) a Tribute pays seat ``q`` (§8.7)."""
+        st, sm = self.stk_t[q], self.stk_m[q]
+        n = min(2, st + sm)
+        return [TakeTribute(n - m, m) for m in range(max(0, n - st), min(sm, n) + 1)]
+
+    def _exchange_options(self, p: int) -> list[Move]:
+        """Exchange: take one used marker of another player (§8.6)."""
+        out: list[Move] = []
+        for q in range(self.players):
+            if q != p:
+                out.extend(UseExchange(q, MARKER_NAMES[k]) for k in sorted(set(self.used_markers[q])))
         return out
 
     def _income_options(self, p: int) -> list[Move]:
@@ -234,6 +329,12 @@ class MoveGenerator(ExpansionQueries):
                     out.append(_USE[REMOVE3])
             elif kind == SWAP_OFFICES:
                 out.extend(self._swap_options(p))
+            elif kind == EXCHANGE:
+                out.extend(self._exchange_options(p))
+            elif kind == TRIBUTE or kind == BLOCK:
+                if self.sup_t[p]:
+                    use = UseTribute if kind == TRIBUTE else UseBlock
+                    out.extend(use(route.code) for route in self.board.routes)
         return out
 
     def _has_usable_marker(self, p: int) -> bool:
@@ -245,6 +346,10 @@ class MoveGenerator(ExpansionQueries):
             if kind == REMOVE3 and self._removable_any(p):
                 return True
             if kind == SWAP_OFFICES and self._swap_options(p, first=True):
+                return True
+            if kind == EXCHANGE and any(self.used_markers[q] for q in range(self.players) if q != p):
+                return True
+            if (kind == TRIBUTE or kind == BLOCK) and self.sup_t[p]:
                 return True
         return False
 
@@ -332,7 +437,9 @@ class MoveGenerator(ExpansionQueries):
     def _gen_relocate(self) -> list[Move]:
         out: list[Move] = []
         board = self.board
-        if self.hand and board.expansion:
+        if self.hand and self.free_relocation():
+            out.extend(self._free_relocations())
+        elif self.hand and board.expansion:
             out.extend(self.expansion_relocations())
         elif self.hand:
             d = self._relocation_distance()
@@ -349,6 +456,31 @@ class MoveGenerator(ExpansionQueries):
         out.extend(self._extra_options())
         if not self.hand:
             out.append(_DONE)
+        return out
+
+    def free_relocation(self) -> bool:
+        """Does the relocating owner hold F-FREE (relocation to any free house off the route, §8.4)?"""
+        favour = self.favour
+        return bool(favour) and favour[F_FREE] == self.rl_owner
+
+    def _free_relocations(self) -> list[Move]:
+        """F-FREE: every free house off the displacement's route the piece may take (ship spaces and Britannia's
+        countries still apply) that leaves room for the rest of the hand."""
+        out: list[Move] = []
+        rel = self._mt.relocate
+        route_of = self.board.house_route
+        origin = self.relocation_origin()
+        pieces = self.relocation_pieces()
+        expansion = self.board.expansion
+        for kind in sorted(set(self.hand)):
+            rest = list(pieces)
+            rest.remove((kind, origin))
+            for h in self.free:
+                if route_of[h] == self.rl_route:
+                    continue
+                if expansion and not (self._may_go(h, kind, origin) and self.fits(rest, self.rl_route, taken=h)):
+                    continue
+                out.append(rel[kind][h])
         return out
 
     def _extra_options(self) -> list[Move]:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .constants import ABILITY_NAMES, PRIVILEGE_COLOURS
+from .constants import ABILITY_NAMES, MARKER_NAMES, PRIVILEGE_COLOURS, TILE_CODES
 from .errors import MalformedMoveError
 
 if TYPE_CHECKING:
@@ -73,13 +73,17 @@ class Income(Move):
 
 @dataclass(frozen=True, slots=True)
 class Place(Move):
-    """Action: put a piece from the supply on a free house (§2.3)."""
+    """Action: put a piece from the supply on a free house (§2.3).  ``pay`` names the extra pieces a Place on a
+    route beside Block markers costs (§8.8), one per marker; ``None`` elsewhere."""
 
     type: ClassVar[str] = "place"
     house: str
     piece: str
+    pay: str | None = None
 
     def text(self) -> str:
+        if self.pay:
+            return f"place {self.piece} {self.house} pay {self.pay}"
         return f"place {self.piece} {self.house}"
 
 
@@ -331,12 +335,92 @@ class GreenOffice(Move):
         return f"green {self.city} {self.piece}"
 
 
+@dataclass(frozen=True, slots=True)
+class TakeTile(Move):
+    """Emperor's Favour (§8.3): give up the turn to take ``tile`` (``F-ACT`` ...) from the display, turning the
+    unused markers ``first`` and ``second`` face down."""
+
+    type: ClassVar[str] = "tile"
+    tile: str
+    first: str
+    second: str
+
+    def text(self) -> str:
+        return f"tile {self.tile} {self.first} {self.second}"
+
+
+@dataclass(frozen=True, slots=True)
+class Share(Move):
+    """Emperor's Favour, F-INC (§8.4): the tile's owner takes a ``piece`` from the stock after another player's
+    Income (``done`` declines)."""
+
+    type: ClassVar[str] = "share"
+    piece: str
+
+    def text(self) -> str:
+        return f"share {self.piece}"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeTribute(Move):
+    """Tribute marker (§8.7): its owner takes ``traders`` + ``merchants`` pieces (2, or what the stock has) from
+    the stock."""
+
+    type: ClassVar[str] = "tribute"
+    traders: int
+    merchants: int
+
+    def text(self) -> str:
+        parts = (f"{self.traders}T" if self.traders else "") + (f"{self.merchants}M" if self.merchants else "")
+        return f"tribute {parts or '0'}"
+
+
+@dataclass(frozen=True, slots=True)
+class UseTribute(Move):
+    """Use a Tribute marker (§8.7): put it beside ``route`` with a Trader from the supply."""
+
+    type: ClassVar[str] = "use-tribute"
+    route: str
+
+    def text(self) -> str:
+        return f"use tribute {self.route}"
+
+
+@dataclass(frozen=True, slots=True)
+class UseBlock(Move):
+    """Use a Block marker (§8.8): put it beside ``route`` with a Trader from the supply."""
+
+    type: ClassVar[str] = "use-block"
+    route: str
+
+    def text(self) -> str:
+        return f"use block {self.route}"
+
+
+@dataclass(frozen=True, slots=True)
+class UseExchange(Move):
+    """Use an Exchange marker (§8.6): take the used ``marker`` of the player at ``seat`` (0-based)."""
+
+    type: ClassVar[str] = "use-exchange"
+    seat: int
+    marker: str
+
+    def text(self) -> str:
+        return f"use exchange {self.seat} {self.marker}"
+
+
+def tile_move(tile: str, first: str, second: str) -> TakeTile:
+    """A :class:`TakeTile` with its two markers in the canonical order (the order of ``MARKER_NAMES``)."""
+    a, b = sorted((first, second), key=lambda n: MARKER_NAMES.index(n) if n in MARKER_NAMES else 99)
+    return TakeTile(tile, a, b)
+
+
 MOVE_TYPES: dict[str, type[Move]] = {
     cls.type: cls
     for cls in (
         Income, Place, Displace, Lift, Drop, Claim, Relocate, TakeExtra, LiftExtra, Done,
         UseMarker, Improve, Swap, Remove, Shift, EndTurn, PlaceMarker, Pawn, NeutralOffice,
-        Exchange, Develop, GreenOffice,
+        Exchange, Develop, GreenOffice, TakeTile, Share, TakeTribute, UseTribute, UseBlock, UseExchange,
     )
 }
 
@@ -424,7 +508,12 @@ def parse_move(text: str, board: Board | None = None) -> Move:
             raise _bad(text, "expected `income 3T` or `income 2T1M`")
         return Income(int(m.group(1) or 0), int(m.group(2) or 0))
     if verb == "place":
-        need(2, "place T GRO-EMD:2")
+        if len(args) == 4 and args[2].lower() == "pay":
+            pay = args[3].upper()
+            if not _PAY.match(pay):
+                raise _bad(text, "the Block surcharge is one or two pieces, like T, M, TT or TM")
+            return Place(_house(args[1], text, board), _piece(args[0], text), "".join(sorted(pay, reverse=True)))
+        need(2, "place T GRO-EMD:2 | place T GRO-EMD:2 pay T")
         return Place(_house(args[1], text, board), _piece(args[0], text))
     if verb == "displace":
         need(5, "displace GRO-EMD:2 with T pay TM")
@@ -478,8 +567,23 @@ def parse_move(text: str, board: Board | None = None) -> Move:
         return Done()
     if verb == "use":
         if not args:
-            raise _bad(text, "expected `use +3 | use +4 | use remove3 | use improve ABILITY | use swap CITY N`")
+            raise _bad(
+                text,
+                "expected `use +3 | use +4 | use remove3 | use improve ABILITY | use swap CITY N | use tribute ROUTE "
+                "| use block ROUTE | use exchange SEAT MARKER`",
+            )
         what = args[0].lower()
+        if what in ("tribute", "block"):
+            need(2, f"use {what} GRO-EMD")
+            route = _route(args[1], text, board)
+            return UseTribute(route) if what == "tribute" else UseBlock(route)
+        if what == "exchange":
+            need(3, "use exchange SEAT MARKER")
+            if not args[1].isdigit() or int(args[1]) > 4:
+                raise _bad(text, "the seat is a number from 0 to 4")
+            if args[2].lower() not in MARKER_NAMES:
+                raise _bad(text, f"{args[2]!r} is not a bonus marker; markers are {', '.join(MARKER_NAMES)}")
+            return UseExchange(int(args[1]), args[2].lower())
         if what in USABLE_MARKERS:
             need(1, f"use {what}")
             return UseMarker(what)
@@ -495,6 +599,26 @@ def parse_move(text: str, board: Board | None = None) -> Move:
                 raise _bad(text, "the office number is 1 or more")
             return Swap(_city(args[1], text, board), int(args[2]))
         raise _bad(text, f"unknown marker {args[0]!r}")
+    if verb == "tile":
+        need(3, "tile F-ACT +3 improve")
+        tile = args[0].upper()
+        if tile not in TILE_CODES:
+            raise _bad(text, f"{args[0]!r} is not an Emperor's Favour tile; tiles are {', '.join(TILE_CODES)}")
+        for name in args[1:]:
+            if name.lower() not in MARKER_NAMES:
+                raise _bad(text, f"{name!r} is not a bonus marker; markers are {', '.join(MARKER_NAMES)}")
+        return tile_move(tile, args[1].lower(), args[2].lower())
+    if verb == "share":
+        need(1, "share T | share M")
+        return Share(_piece(args[0], text))
+    if verb == "tribute":
+        need(1, "tribute 2T | tribute 1T1M | tribute 2M")
+        m = _INCOME.match(args[0].upper())
+        if args[0] == "0":
+            return TakeTribute(0, 0)
+        if not m or not args[0]:
+            raise _bad(text, "expected `tribute 2T`, `tribute 1T1M` or `tribute 2M`")
+        return TakeTribute(int(m.group(1) or 0), int(m.group(2) or 0))
     if verb == "remove":
         need(1, "remove GRO-EMD:2")
         return Remove(_house(args[0], text, board))
@@ -549,7 +673,7 @@ def move_from_json(data: Any, board: Board | None = None) -> Move:
             raise MalformedMoveError(f"move type {kind!r} needs field {name!r}")
         if name in values:
             v = values[name]
-            expected = int if name in ("traders", "merchants", "office") else bool if name == "paid" else str
+            expected = int if name in ("traders", "merchants", "office", "seat") else bool if name == "paid" else str
             if type(v) is not expected and not (v is None and f.default is None):
                 raise MalformedMoveError(f"field {name!r} of a {kind!r} move must be {expected.__name__}, not {v!r}")
     move = cls(**values)

@@ -11,6 +11,7 @@ import functools
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal, get_args, get_type_hints
 
+from .constants import MARKER_NAMES, MARKER_SUPPLY_MAX, MARKER_SUPPLY_SIZE
 from .errors import InvalidOptionError
 
 MarkerSet = Literal["IT4", "EN16", "PT15", "BB15"]
@@ -54,6 +55,9 @@ class GameOptions:
     relocation_rings: RelocationRings = "allRoutes"
     green_city_swap: GreenCitySwap = "permanentOnly"
     green_city_free_for_markers: bool = False
+    missions: bool = False
+    emperors_favour: bool = False
+    marker_supply: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.remove3_mode is None:
@@ -62,6 +66,10 @@ class GameOptions:
         for f in fields(self):
             value = getattr(self, f.name)
             hint = hints[f.name]
+            if f.name == "marker_supply":
+                if value is not None:
+                    object.__setattr__(self, "marker_supply", _marker_supply(value))
+                continue
             if hint is bool:
                 if not isinstance(value, bool):
                     raise InvalidOptionError(f"option {f.name!r} must be true or false, not {value!r}")
@@ -70,6 +78,16 @@ class GameOptions:
                 if value not in allowed:
                     choices = ", ".join(repr(a) for a in allowed)
                     raise InvalidOptionError(f"option {f.name!r} must be one of {choices}, not {value!r}")
+
+        if self.missions and self.map != "base":
+            raise InvalidOptionError(
+                f"option 'missions' is played on the base map only (the mission cards name its cities), not on {self.map}"
+            )
+
+    @property
+    def modules(self) -> bool:
+        """True when a Big Box module is on (docs/rules.md §8): missions, Emperor's Favour or a marker supply."""
+        return self.missions or self.emperors_favour or self.marker_supply is not None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> GameOptions:
@@ -94,7 +112,10 @@ class GameOptions:
 
     def to_dict(self) -> dict[str, Any]:
         """All options as a JSON-ready mapping (snake_case names)."""
-        return asdict(self)
+        out = asdict(self)
+        if self.marker_supply is not None:
+            out["marker_supply"] = list(self.marker_supply)
+        return out
 
     def changed(self) -> dict[str, Any]:
         """Only the options that differ from the defaults: the map if not ``base``, then what differs from that
@@ -117,6 +138,30 @@ def _hints() -> dict[str, Any]:
 _DEFAULT = GameOptions()
 
 
+def _marker_supply(value: Any) -> tuple[str, ...]:
+    """Check a ``marker_supply`` option (docs/rules.md §8.5): exactly 12 marker names, no type more often than the
+    Big Box holds it after the taverns."""
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise InvalidOptionError(f"option 'marker_supply' must be a list of {MARKER_SUPPLY_SIZE} marker names, not {value!r}")
+    names = tuple(value)
+    for name in names:
+        if not isinstance(name, str) or name not in MARKER_NAMES:
+            raise InvalidOptionError(
+                f"option 'marker_supply' names markers {', '.join(MARKER_NAMES)}, not {name!r}"
+            )
+    if len(names) != MARKER_SUPPLY_SIZE:
+        raise InvalidOptionError(
+            f"option 'marker_supply' lists the {MARKER_SUPPLY_SIZE} markers of the face-down supply, not {len(names)}"
+        )
+    for kind, most in enumerate(MARKER_SUPPLY_MAX):
+        n = names.count(MARKER_NAMES[kind])
+        if n > most:
+            raise InvalidOptionError(
+                f"option 'marker_supply' has {n} {MARKER_NAMES[kind]} markers; the game has at most {most} for the supply"
+            )
+    return names
+
+
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(p.capitalize() for p in rest)
@@ -130,6 +175,8 @@ def parse_option_value(name: str, text: str) -> Any:
     real = name if name in field_names else aliases.get(name.removeprefix("opt."))
     if real is None:
         raise InvalidOptionError(f"unknown option {name!r}; known options: {', '.join(sorted(field_names))}")
+    if real == "marker_supply":
+        return [part.strip() for part in text.split(",") if part.strip()]
     if get_type_hints(GameOptions)[real] is bool:
         low = text.strip().lower()
         if low in ("true", "yes", "on", "1"):

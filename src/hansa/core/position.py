@@ -22,13 +22,20 @@ from .constants import (
     BAGS,
     BOOK,
     EMPTY,
+    F_ACT,
+    F_INC,
+    MARKER_NAMES,
     MARKER_PRESETS,
     MERCHANT,
+    MISSION_CARDS,
     NEUTRAL,
     PRIVILEGE,
     START_STOCK_TRADERS,
     START_SUPPLY_TRADERS,
     TAVERN_MARKERS,
+    TILE_CODES,
+    TILE_DISPLAY,
+    TILE_OUT,
     TRADER,
 )
 from .errors import InvalidOptionError
@@ -53,6 +60,8 @@ class Phase(IntEnum):
     NEUTRAL_OFFICE = 7  #: two-player neutral variant: active player picks the city of a neutral claim
     OVER = 8  #: the game has ended
     PERMANENT = 9  #: expansion maps: the claimer resolves the claimed sea route's permanent bonus marker
+    SHARE = 10  #: Emperor's Favour: the F-INC tile's owner takes a piece after another player's Income, or not
+    TRIBUTE = 11  #: promo markers: a Tribute marker's owner chooses the kinds of the two pieces it pays
 
 #: The names of every attribute of a position (its slots), hidden and derived ones included.
 STATE_FIELDS: tuple[str, ...] = (
@@ -70,6 +79,8 @@ STATE_FIELDS: tuple[str, ...] = (
     "pawn", "pawn_free_used", "neutral_pending", "neutral_discards", "_allowed",
     # expansion maps
     "right_offices", "hand_from", "perm_used", "perm_holders", "pm_kind", "pm_left", "pm_route",
+    # Big Box modules
+    "missions", "favour", "facedown", "tributes", "blocks", "tribute_due", "fav_flags",
 )
 
 
@@ -84,6 +95,11 @@ _SNAPSHOT_FIELDS: tuple[str, ...] = tuple(
 _EXPANSION_DEFAULTS: dict[str, Any] = {
     "right_offices": None, "hand_from": [], "perm_used": 0, "perm_holders": [], "pm_kind": -1, "pm_left": 0,
     "pm_route": -1,
+}
+
+#: Values of the Big Box module fields in a snapshot written before they existed.
+_MODULE_DEFAULTS: dict[str, Any] = {
+    "missions": [], "favour": [], "facedown": None, "tributes": [], "blocks": [], "tribute_due": [], "fav_flags": 0,
 }
 
 
@@ -152,6 +168,13 @@ class Position:
     pm_kind: int
     pm_left: int
     pm_route: int
+    missions: list[int]
+    favour: list[int]
+    facedown: list[tuple[int, ...]]
+    tributes: tuple[tuple[int, int], ...]
+    blocks: tuple[tuple[int, int], ...]
+    tribute_due: tuple[int, ...]
+    fav_flags: int
 
     # ------------------------------------------------------------------------------------------ setup
 
@@ -183,6 +206,8 @@ class Position:
                 board = board_for_players(players, opts.map)
             except ValueError as err:
                 raise InvalidOptionError(str(err)) from None
+        if opts.missions and any(code not in board.city_index for card in MISSION_CARDS.values() for code in card):
+            raise InvalidOptionError("option 'missions' needs the base map's cities, which this board lacks")
         self = cls.__new__(cls)
         self.board = board
         self.options = opts
@@ -204,7 +229,10 @@ class Position:
         rng.shuffle(taverns)
         for route, marker in zip(board.tavern_order, taverns):
             self.route_marker[route] = marker
-        supply = [m for m, count in enumerate(MARKER_PRESETS[opts.marker_set]) for _ in range(count)]
+        if opts.marker_supply is not None:
+            supply = sorted(MARKER_NAMES.index(name) for name in opts.marker_supply)
+        else:
+            supply = [m for m, count in enumerate(MARKER_PRESETS[opts.marker_set]) for _ in range(count)]
         rng.shuffle(supply)
         self.marker_supply = supply
         self.sup_t, self.sup_m, self.stk_t, self.stk_m = [], [], [], []
@@ -248,6 +276,23 @@ class Position:
         self.pm_route = -1
         if board.permission_cities:
             self.perm_holders = self._permission_holders()
+        # Big Box modules (docs/rules.md §8): dealt after everything else, so a game without them is unchanged
+        self.missions = []
+        if opts.missions:
+            cards = sorted(MISSION_CARDS)
+            rng.shuffle(cards)
+            self.missions = cards[:players]
+        self.favour = []
+        if opts.emperors_favour:
+            order = list(range(len(TILE_CODES)))
+            rng.shuffle(order)
+            shown = set(order[:players])
+            self.favour = [TILE_DISPLAY if t in shown else TILE_OUT for t in range(len(TILE_CODES))]
+        self.facedown = [()] * players
+        self.tributes = ()
+        self.blocks = ()
+        self.tribute_due = ()
+        self.fav_flags = 0
         if players == 2:
             self._setup_two_players()
         return self
@@ -417,17 +462,33 @@ class Position:
         new.pm_kind = self.pm_kind
         new.pm_left = self.pm_left
         new.pm_route = self.pm_route
+        new.missions = self.missions
+        new.favour = self.favour[:]
+        new.facedown = self.facedown[:]
+        new.tributes = self.tributes
+        new.blocks = self.blocks
+        new.tribute_due = self.tribute_due
+        new.fav_flags = self.fav_flags
         return new
 
     def __copy__(self) -> Self:
         return self.copy()
 
-    def determinized(self, rng: random.Random) -> Self:
-        """A copy in which the hidden markers (face-down supply and every plate) are reshuffled among themselves.
+    def determinized(self, rng: random.Random, viewer: int | None = None) -> Self:
+        """A copy in which the hidden markers (face-down supply and every plate) are reshuffled among themselves,
+        and, with mission cards, every card but ``viewer``'s is dealt again from the 8 cards ``viewer`` cannot see.
 
-        Nobody knows these markers, not even a plate's owner, so every bot that looks ahead should search on a
-        determinized copy: the result depends only on public information and ``rng``."""
+        Nobody knows the markers, not even a plate's owner, so every bot that looks ahead should search on a
+        determinized copy: the result depends only on what ``viewer`` (default: the deciding seat) may know and
+        ``rng``."""
         new = self.copy()
+        if self.missions:
+            seat = self.decider if viewer is None else viewer
+            if 0 <= seat < self.players:
+                own = self.missions[seat]
+                unseen = [c for c in sorted(MISSION_CARDS) if c != own]
+                rng.shuffle(unseen)
+                new.missions = [own if q == seat else unseen[q] for q in range(self.players)]
         pool = list(self.marker_supply)
         for plate in self.plate:
             pool.extend(plate)
@@ -451,13 +512,14 @@ class Position:
             self.hand, self.lifted, self.dropping, self.rl_owner, self.rl_route, self.rl_extras, self.rm_left,
             self.end_triggers, self._t2, self.discarded, self.pawn, self.pawn_free_used, self.neutral_pending,
             self.neutral_discards, tuple(self.right_offices), self.hand_from, self.perm_used, self.perm_holders,
-            self.pm_kind, self.pm_left, self.pm_route,
+            self.pm_kind, self.pm_left, self.pm_route, tuple(self.missions), tuple(self.favour), tuple(self.facedown),
+            self.tributes, self.blocks, self.tribute_due, self.fav_flags,
         )
 
     def public_key(self) -> tuple[Any, ...]:
-        """Like :meth:`key`, but with only the *number* of hidden markers (face-down supply, plates): equal for
-        two positions no player can tell apart, e.g. determinizations of one position.  For transposition
-        tables of searches."""
+        """Like :meth:`key`, but with only the *number* of hidden markers (face-down supply, plates) and mission
+        cards: equal for two positions no player can tell apart, e.g. determinizations of one position.  For
+        transposition tables of searches."""
         return (
             self.board.side, self.options, self.players, tuple(self.houses), tuple(self.route_marker),
             tuple(self.offices), tuple(self.extras), tuple(self.table), self.completed, tuple(self.ew_paid),
@@ -468,7 +530,8 @@ class Position:
             self.hand, self.lifted, self.dropping, self.rl_owner, self.rl_route, self.rl_extras, self.rm_left,
             self.end_triggers, self._t2, self.discarded, self.pawn, self.pawn_free_used, self.neutral_pending,
             self.neutral_discards, tuple(self.right_offices), self.hand_from, self.perm_used, self.perm_holders,
-            self.pm_kind, self.pm_left, self.pm_route,
+            self.pm_kind, self.pm_left, self.pm_route, len(self.missions), tuple(self.favour), tuple(self.facedown),
+            self.tributes, self.blocks, self.tribute_due, self.fav_flags,
         )
 
     def to_snapshot(self) -> dict[str, Any]:
@@ -477,7 +540,7 @@ class Position:
         for name in _SNAPSHOT_FIELDS:
             value = getattr(self, name)
             if isinstance(value, tuple):
-                value = list(value)
+                value = [list(v) if isinstance(v, tuple) else v for v in value]
             elif isinstance(value, list):
                 value = [list(v) if isinstance(v, tuple) else v for v in value]
             out[name] = int(value) if isinstance(value, Phase) else value
@@ -492,19 +555,27 @@ class Position:
         self.board = load_board(data["side"])
         self.options = GameOptions.from_dict(data["options"])
         self._mt = move_table(self.board)
-        tuple_lists = {"extras", "markers", "used_markers", "plate", "right_offices"}
-        tuples = {"hand", "end_triggers", "neutral_pending", "hand_from", "perm_holders"}
+        tuple_lists = {"extras", "markers", "used_markers", "plate", "right_offices", "facedown"}
+        tuples = {"hand", "end_triggers", "neutral_pending", "hand_from", "perm_holders", "tribute_due"}
+        pairs = {"tributes", "blocks"}
+        players = len(data["score"])
         for name in _SNAPSHOT_FIELDS:
             if name in _EXPANSION_DEFAULTS and name not in data:  # a snapshot saved before the expansions
                 value = _EXPANSION_DEFAULTS[name]
                 if name == "right_offices":
                     value = [[] for _ in self.board.cities]
+            elif name in _MODULE_DEFAULTS and name not in data:  # a snapshot saved before the Big Box modules
+                value = _MODULE_DEFAULTS[name]
+                if name == "facedown":
+                    value = [[] for _ in range(players)]
             else:
                 value = data[name]
             if name in tuple_lists:
                 value = [tuple(v) for v in value]
             elif name in tuples:
                 value = tuple(value)
+            elif name in pairs:
+                value = tuple((int(a), int(b)) for a, b in value)
             elif name == "phase":
                 value = Phase(value)
             elif isinstance(value, list):
@@ -531,6 +602,10 @@ class Position:
             return self.rl_owner if self.rl_owner != NEUTRAL else (self.current + 1) % self.players
         if phase == Phase.PAWN_SETUP:
             return (self.current + 1) % self.players
+        if phase == Phase.SHARE:
+            return self.favour[F_INC]
+        if phase == Phase.TRIBUTE:
+            return self.tribute_due[0]
         return self.current
 
     @property
@@ -548,7 +623,9 @@ class Position:
 
     def allowance(self) -> int:
         """Actions the active player may take this turn (Actions value + bonus actions), docs/rules.md §2.1."""
-        return _ACTION_VALUES[self.levels[self.current * 5 + ACTIONS]] + self.bonus_actions
+        p = self.current
+        favour = self.favour
+        return _ACTION_VALUES[self.levels[p * 5 + ACTIONS]] + self.bonus_actions + (1 if favour and favour[F_ACT] == p else 0)
 
     def actions_left(self) -> int:
         """Actions the active player may still start this turn."""
@@ -690,6 +767,8 @@ class Position:
             if holder == p:
                 t += self.hand.count(TRADER)
                 m += self.hand.count(MERCHANT)
+            for _, owner in self.tributes + self.blocks:  # the Trader beside a Tribute or Block marker
+                t += owner == p
             out.append((t, m))
         return out
 

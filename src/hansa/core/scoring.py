@@ -13,22 +13,30 @@ from .constants import (
     BAGS,
     BOOK,
     CONTROL_POINTS,
+    F_ABIL,
+    F_CITY,
+    FAVOUR_ABILITY_POINTS,
+    FAVOUR_CONTROL_POINTS,
     FULL_ABILITY_POINTS,
     KEYS,
+    MISSION_ALL_POINTS,
+    MISSION_CARDS,
+    MISSION_CITY_POINTS,
     NEUTRAL,
     PRIVILEGE,
     marker_points,
 )
 from .state import GameState
 
-CATEGORIES = ("in_game", "abilities", "markers", "coellen", "control", "network", "countries")
+CATEGORIES = ("in_game", "abilities", "markers", "coellen", "control", "network", "countries", "missions")
 
 
 @dataclass(frozen=True, slots=True)
 class ScoreBreakdown:
     """One player's final score by category (docs/rules.md §4.3).  ``coellen`` is the special table of the map
     (Coellen, Koenigsberg or Plymouth); ``countries`` the Wales and Scotland scoring of Britannia
-    (docs/rules-expansions.md §E4.9), 0 on the other maps."""
+    (docs/rules-expansions.md §E4.9), 0 on the other maps; ``missions`` the Mission Cards (docs/rules.md §8.2),
+    ``None`` (and absent from :meth:`to_json`) without them."""
 
     player: int
     in_game: int
@@ -38,22 +46,30 @@ class ScoreBreakdown:
     control: int
     network: int
     countries: int = 0
+    missions: int | None = None
 
     @property
     def total(self) -> int:
         return (
             self.in_game + self.abilities + self.markers + self.coellen + self.control + self.network + self.countries
+            + (self.missions or 0)
         )
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
+        if self.missions is None:
+            del out["missions"]
         out["total"] = self.total
         return out
 
 
 def categories(state: GameState) -> tuple[str, ...]:
-    """The score categories of ``state``'s map (``countries`` only where the map scores countries)."""
-    return CATEGORIES if state.board.country_scoring else CATEGORIES[:-1]
+    """The score categories of ``state``'s game (``countries`` only where the map scores countries, ``missions``
+    only with Mission Cards)."""
+    return tuple(
+        c for c in CATEGORIES
+        if (c != "countries" or state.board.country_scoring) and (c != "missions" or state.missions)
+    )
 
 
 def network_score(state: GameState, player: int) -> int:
@@ -102,21 +118,45 @@ def country_points(
     return out
 
 
+def mission_score(state: GameState, player: int, controllers: list[int | None] | None = None) -> int:
+    """Mission Cards (docs/rules.md §8.2): 1 per listed city with an office of ``player``, +5 for controlling all
+    three; 0 without a card."""
+    if not state.missions:
+        return 0
+    if controllers is None:
+        controllers = [state.controller(c) for c in range(len(state.board.cities))]
+    per_city = state.cities_with_office(player)
+    cities = [state.board.city_index[code] for code in MISSION_CARDS[state.missions[player]]]
+    points = MISSION_CITY_POINTS * sum(1 for c in cities if per_city[c])
+    if all(controllers[c] == player for c in cities):
+        points += MISSION_ALL_POINTS
+    return points
+
+
+def collected_markers(state: GameState, player: int) -> int:
+    """Bonus markers ``player`` collected (§4.3): unused, used, turned face down for Emperor's Favour tiles, and
+    Tribute and Block markers put beside routes (§8.9)."""
+    n = len(state.markers[player]) + len(state.used_markers[player]) + len(state.facedown[player])
+    return n + sum(1 for _, owner in state.tributes + state.blocks if owner == player)
+
+
 def final_scores(state: GameState) -> list[ScoreBreakdown]:
     """Score breakdown of every player, computed from the current position (meaningful once the game is over,
     but usable at any time as a projection)."""
     controllers = [state.controller(c) for c in range(len(state.board.cities))]
     countries = country_scores(state, controllers)
     out = []
+    favour = state.favour
     for p in range(state.players):
-        abilities = sum(
-            FULL_ABILITY_POINTS for a in (ACTIONS, PRIVILEGE, BOOK, BAGS) if state.ability_level(p, a) == ABILITY_MAX[a]
-        )
-        markers = marker_points(len(state.markers[p]) + len(state.used_markers[p]))
+        full = FAVOUR_ABILITY_POINTS if favour and favour[F_ABIL] == p else FULL_ABILITY_POINTS
+        abilities = sum(full for a in (ACTIONS, PRIVILEGE, BOOK, BAGS) if state.ability_level(p, a) == ABILITY_MAX[a])
+        markers = marker_points(collected_markers(state, p))
         coellen = sum(points for (points, _), code in zip(state.board.coellen_table, state.table) if code >= 0 and code >> 1 == p)
-        control = CONTROL_POINTS * sum(1 for owner in controllers if owner == p and owner != NEUTRAL)
+        per_city = FAVOUR_CONTROL_POINTS if favour and favour[F_CITY] == p else CONTROL_POINTS
+        control = per_city * sum(1 for owner in controllers if owner == p and owner != NEUTRAL)
         out.append(ScoreBreakdown(
             p, state.score[p], abilities, markers, coellen, control, network_score(state, p), countries[p],
+            mission_score(state, p, controllers) if state.missions else None,
         ))
     return out
 

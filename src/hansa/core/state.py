@@ -19,9 +19,13 @@ from .constants import (
     ABILITY_NAMES,
     ABILITY_RELEASES,
     BAGS,
+    BLOCK,
     BOOK,
     EMPTY,
+    EXCHANGE,
     EXTRA_OFFICE,
+    F_INC,
+    F_TWO,
     IMPROVE,
     MARKER_NAMES,
     MERCHANT,
@@ -32,7 +36,10 @@ from .constants import (
     PRIVILEGE_COLOURS,
     REMOVE3,
     SWAP_OFFICES,
+    TILE_CODES,
+    TILE_DISPLAY,
     TRADER,
+    TRIBUTE,
     WIN_SCORE,
 )
 from .errors import GameOverError, IllegalMoveError, WrongPlayerError
@@ -58,10 +65,16 @@ from .moves import (
     PlaceMarker,
     Relocate,
     Remove,
+    Share,
     Shift,
     Swap,
     TakeExtra,
+    TakeTile,
+    TakeTribute,
+    UseBlock,
+    UseExchange,
     UseMarker,
+    UseTribute,
 )
 from .position import _BAG_VALUES, _BOOK_VALUES, Phase, Position, _priv, _without
 
@@ -188,6 +201,12 @@ class GameState(MoveGenerator):
         self.sup_t[p] += t
         self.sup_m[p] += m
         self.actions_used += 1
+        favour = self.favour
+        if favour and favour[F_INC] >= 0 and favour[F_INC] != p:
+            q = favour[F_INC]
+            if self.stk_t[q] or self.stk_m[q]:
+                self.phase = Phase.SHARE  # §8.4: F-INC's owner decides before the active player goes on
+                return
         self._after_action()
 
     def _do_place(self, move: Place) -> None:
@@ -204,13 +223,39 @@ class GameState(MoveGenerator):
             raise IllegalMoveError(f"you have no {_KIND_NAME[kind]} in your supply", "§2.3")
         r = self.board.house_route[h]
         self._check_route_allowed(r, "Place")
+        pay_t, pay_m = self._block_surcharge(p, r, kind, move.pay)
         if self.board.expansion:
             self._check_ship(h, kind, "Place")
             self._spend_permission(p, h, "Place")
         (self.sup_m if kind else self.sup_t)[p] -= 1
+        if pay_t or pay_m:
+            self.sup_t[p] -= pay_t
+            self.sup_m[p] -= pay_m
+            self.stk_t[p] += pay_t
+            self.stk_m[p] += pay_m
         self._occupy(h, p * 2 + kind)
         self.actions_used += 1
         self._after_action()
+
+    def _block_surcharge(self, p: int, r: int, kind: int, pay: str | None) -> tuple[int, int]:
+        """Check the pieces a Place on route ``r`` pays for the Block markers beside it (§8.8); return (Traders,
+        Merchants) paid."""
+        k = self.block_count(r) if self.blocks else 0
+        if not k:
+            if pay:
+                raise IllegalMoveError("only a Place on a route beside a Block marker pays extra pieces", "§8.8")
+            return 0, 0
+        if not isinstance(pay, str) or len(pay) != k or any(ch not in "TM" for ch in pay):
+            route = self.board.routes[r].code
+            raise IllegalMoveError(
+                f"a Place on {route} costs {k} more piece(s) for its Block marker(s): name them, like pay {'T' * k}",
+                "§8.8",
+            )
+        pay_m = pay.count("M")
+        rt, rm = self.sup_t[p] - (kind == TRADER), self.sup_m[p] - (kind == MERCHANT)
+        if pay_m > rm or k - pay_m > rt:
+            raise IllegalMoveError(f"after placing, your supply cannot pay {pay} for the Block marker", "§8.8")
+        return k - pay_m, pay_m
 
     def _do_displace(self, move: Displace) -> None:
         self._start_action("Displace")
@@ -266,6 +311,8 @@ class GameState(MoveGenerator):
         self.rl_route = r
         self.hand = (code & 1,)
         self.rl_extras = k
+        if code & 1 == TRADER and self.favour and self.favour[F_TWO] == owner:
+            self.rl_extras = 2  # §8.4 F-TWO: a displaced Trader brings up to 2 extra pieces
         self._begin_relocation()
 
     def _begin_relocation(self) -> None:
@@ -506,6 +553,8 @@ class GameState(MoveGenerator):
                 self.completed += 1  # §E3.3 4: a green city is complete with its first office
             self.extras[target] = (code,) + self.extras[target]
             self._check_east_west(p)
+            if self.tributes:
+                self._tribute_due(target)
         elif what == "ability":
             self._upgrade(p, ability)
         elif what == "table":
@@ -526,6 +575,16 @@ class GameState(MoveGenerator):
             self.completed += 1
         if owner != NEUTRAL:
             self._check_east_west(owner)
+            if self.tributes:
+                self._tribute_due(c)
+
+    def _tribute_due(self, c: int) -> None:
+        """An office was established in city ``c``: every Tribute marker beside a route of ``c`` will pay its owner
+        (§8.7), once the action is resolved."""
+        routes = self.board.routes
+        for r, owner in self.tributes:
+            if c in routes[r].cities:
+                self.tribute_due = self.tribute_due + (owner,)
 
     def _check_east_west(self, p: int) -> None:
         if p in self.ew_paid:
@@ -562,6 +621,7 @@ class GameState(MoveGenerator):
     def _use_marker(self, p: int, kind: int) -> None:
         self.markers[p] = _without(self.markers[p], kind)
         self.used_markers[p] = self.used_markers[p] + (kind,)
+        self.fav_flags |= 1  # a marker was used this turn: no Emperor's Favour tile any more (§8.3)
 
     # -- relocation
 
@@ -576,6 +636,12 @@ class GameState(MoveGenerator):
         r = self.board.house_route[h]
         if r == self.rl_route:
             raise IllegalMoveError("a displaced piece cannot go back onto the route it was displaced from", "§2.4")
+        if self.free_relocation():
+            self._check_free_relocation(h, kind)
+            self._occupy(h, self.rl_owner * 2 + kind)
+            self.hand = _without(self.hand, kind)
+            self._relocation_progress()
+            return
         if self.board.expansion:
             self._check_expansion_relocation(h, kind)
             self._occupy(h, self.rl_owner * 2 + kind)
@@ -721,6 +787,10 @@ class GameState(MoveGenerator):
         self.rl_extras -= 1
 
     def _do_done(self, move: Done) -> None:
+        if self.phase == Phase.SHARE:
+            self.phase = Phase.ACTIONS  # F-INC declined
+            self._after_action()
+            return
         if self.phase == Phase.RELOCATE:
             if self.hand:
                 raise IllegalMoveError("the displaced piece (and every extra taken) must be placed first", "§2.4")
@@ -852,6 +922,23 @@ class GameState(MoveGenerator):
         self._after_action()
 
     # -- expansion maps (docs/rules-expansions.md)
+
+    def _check_free_relocation(self, h: int, kind: int) -> None:
+        """F-FREE (§8.4): any free house off the route, but ship spaces, countries and the rest of the hand count."""
+        if not self.board.expansion:
+            return
+        origin = self.relocation_origin()
+        if not self._may_go(h, kind, origin):
+            if kind == TRADER and self.board.house_ship[h]:
+                raise IllegalMoveError(f"{self.board.house_names[h]} is a ship space and holds only a Merchant", "§7.2")
+            raise IllegalMoveError(
+                f"pieces displaced from a {COUNTRIES[origin]} route go to {COUNTRIES[origin]} or England routes only",
+                "§7.7",
+            )
+        rest = self.relocation_pieces()
+        rest.remove((kind, origin))
+        if not self.fits(rest, self.rl_route, taken=h):
+            raise IllegalMoveError("then the other pieces in hand could not all be relocated", "§7.2")
 
     def _check_expansion_relocation(self, h: int, kind: int) -> None:
         """A relocated piece: allowed on that house (ship space, country), on the nearest ring where a piece of
@@ -986,6 +1073,8 @@ class GameState(MoveGenerator):
         self._permanent_progress()
 
     def _place_two(self, move: Place) -> None:
+        if move.pay:
+            raise IllegalMoveError("pieces put by a permanent marker pay nothing for Block markers", "§8.8")
         self._need_permanent(PLACE_2, "Placing a piece")
         p = self.current
         h = self._house(move.house)
@@ -1052,6 +1141,8 @@ class GameState(MoveGenerator):
             self.completed += 1
         self.right_offices[c] = self.right_offices[c] + (p * 2 + kind,)
         self._check_east_west(p)
+        if self.tributes:
+            self._tribute_due(c)
         self._finish_permanent()
 
     # -- end of action / turn / game
@@ -1072,8 +1163,32 @@ class GameState(MoveGenerator):
             self.discarded = sum(len(pl) for pl in self.plate)
             self.plate = [()] * self.players
             self.hand = ()
+            self.tribute_due = ()
+            return
+        if self.tribute_due and not self._pay_tributes():
             return
         self._maybe_auto_end()
+
+    def _pay_tributes(self) -> bool:
+        """Pay the Tribute markers due (§8.7) in order; stop at a payee who must choose the kinds (phase TRIBUTE).
+        True when every tribute is paid."""
+        while self.tribute_due:
+            q = self.tribute_due[0]
+            options = self.tribute_options(q)
+            if len(options) > 1:
+                self.phase = Phase.TRIBUTE
+                return False
+            for move in options:
+                assert isinstance(move, TakeTribute)
+                self._take_tribute(q, move.traders, move.merchants)
+            self.tribute_due = self.tribute_due[1:]
+        return True
+
+    def _take_tribute(self, q: int, t: int, m: int) -> None:
+        self.stk_t[q] -= t
+        self.stk_m[q] -= m
+        self.sup_t[q] += t
+        self.sup_m[q] += m
 
     def _maybe_auto_end(self) -> None:
         """End the turn by itself when no action is left and no marker can be used (nothing to decide)."""
@@ -1132,6 +1247,7 @@ class GameState(MoveGenerator):
         self.actions_used = 0
         self.bonus_actions = 0
         self.pawn_free_used = 0
+        self.fav_flags = 0
         self.phase = Phase.ACTIONS
         if self.board.permission_cities:
             self.perm_used = 0
@@ -1186,6 +1302,94 @@ class GameState(MoveGenerator):
         self.pawn = province
         self._allowed = frozenset(self.board.provinces[province].routes)
 
+    # -- Big Box modules (docs/rules.md §8)
+
+    def _do_take_tile(self, move: TakeTile) -> None:
+        self._need_phase(Phase.ACTIONS, "Taking an Emperor's Favour tile")
+        p = self.current
+        if not self.favour:
+            raise IllegalMoveError("this game is played without Emperor's Favour", "§8.1")
+        if self.actions_used or self.fav_flags:
+            raise IllegalMoveError(
+                "a tile is taken at the start of the turn, before any action or marker, and once a turn", "§8.3"
+            )
+        t = TILE_CODES.index(move.tile) if move.tile in TILE_CODES else -1
+        if t < 0 or self.favour[t] != TILE_DISPLAY:
+            shown = ", ".join(TILE_CODES[i] for i, w in enumerate(self.favour) if w == TILE_DISPLAY) or "none"
+            raise IllegalMoveError(f"{move.tile!r} is not on the display (tiles there: {shown})", "§8.3")
+        kinds = []
+        for name in (move.first, move.second):
+            if name not in MARKER_NAMES:
+                raise IllegalMoveError(f"{name!r} is not a bonus marker", "§8.3")
+            kinds.append(MARKER_NAMES.index(name))
+        held = self.markers[p]
+        if len(held) < 2 or any(held.count(k) < kinds.count(k) for k in kinds):
+            raise IllegalMoveError("a tile costs two of your unused bonus markers, and you do not hold those", "§8.3")
+        for k in kinds:
+            held = _without(held, k)
+        self.markers[p] = held
+        self.facedown[p] = self.facedown[p] + tuple(kinds)
+        self.favour[t] = p
+        self.fav_flags |= 2
+        self._end_turn()  # the turn has no actions left: it ends at once
+
+    def _do_share(self, move: Share) -> None:
+        self._need_phase(Phase.SHARE, "Taking a piece with F-INC")
+        q = self.favour[F_INC]
+        kind = self._kind(move.piece)
+        stock = self.stk_m if kind else self.stk_t
+        if stock[q] <= 0:
+            raise IllegalMoveError(f"your stock has no {_KIND_NAME[kind]}", "§8.4")
+        stock[q] -= 1
+        (self.sup_m if kind else self.sup_t)[q] += 1
+        self.phase = Phase.ACTIONS
+        self._after_action()
+
+    def _do_take_tribute(self, move: TakeTribute) -> None:
+        self._need_phase(Phase.TRIBUTE, "Taking a tribute")
+        q = self.tribute_due[0]
+        if move not in self.tribute_options(q):
+            mixes = ", ".join(m.text() for m in self.tribute_options(q))
+            raise IllegalMoveError(f"the tribute is 2 pieces from your stock (or what it has): {mixes}", "§8.7")
+        self._take_tribute(q, move.traders, move.merchants)
+        self.tribute_due = self.tribute_due[1:]
+        self.phase = Phase.ACTIONS
+        self._after_action()
+
+    def _promo_marker(self, what: str, kind: int, route: str) -> tuple[int, int]:
+        p = self._marker_turn(what, kind)
+        r = self._route(route)
+        if self.sup_t[p] <= 0:
+            raise IllegalMoveError(f"{what} puts a Trader from your supply beside the route; you have none", "§8.7")
+        self.markers[p] = _without(self.markers[p], kind)
+        self.sup_t[p] -= 1
+        self.fav_flags |= 1
+        return p, r
+
+    def _do_use_tribute(self, move: UseTribute) -> None:
+        p, r = self._promo_marker("Tribute", TRIBUTE, move.route)
+        self.tributes = self.tributes + ((r, p),)
+        self._maybe_auto_end()
+
+    def _do_use_block(self, move: UseBlock) -> None:
+        p, r = self._promo_marker("Block", BLOCK, move.route)
+        self.blocks = self.blocks + ((r, p),)
+        self._maybe_auto_end()
+
+    def _do_use_exchange(self, move: UseExchange) -> None:
+        p = self._marker_turn("Exchange", EXCHANGE)
+        q = move.seat
+        if not isinstance(q, int) or not 0 <= q < self.players or q == p:
+            raise IllegalMoveError(f"Exchange takes a marker of another player (seat 0 to {self.players - 1})", "§8.6")
+        kind = MARKER_NAMES.index(move.marker) if move.marker in MARKER_NAMES else -1
+        if kind not in self.used_markers[q]:
+            held = ", ".join(MARKER_NAMES[k] for k in self.used_markers[q]) or "none"
+            raise IllegalMoveError(f"seat {q} holds no used {move.marker} marker (used: {held})", "§8.6")
+        self.markers[p] = _without(self.markers[p], EXCHANGE) + (kind,)
+        self.used_markers[q] = _without(self.used_markers[q], kind) + (EXCHANGE,)
+        self.fav_flags |= 1
+        self._maybe_auto_end()
+
     # ------------------------------------------------------------------------------------------ misc
 
     def __repr__(self) -> str:
@@ -1207,6 +1411,8 @@ _PHASE_TEXT = {
     Phase.NEUTRAL_OFFICE: "the city of a neutral claim must be chosen",
     Phase.OVER: "the game is over",
     Phase.PERMANENT: "the claimed sea route's permanent bonus marker is being resolved",
+    Phase.SHARE: "the owner of the F-INC tile takes a piece or declines",
+    Phase.TRIBUTE: "a Tribute marker's owner chooses the pieces it pays",
 }
 _PHASE_RULE = {
     Phase.ACTIONS: "§2.1",
@@ -1219,6 +1425,8 @@ _PHASE_RULE = {
     Phase.NEUTRAL_OFFICE: "§5.A",
     Phase.OVER: "§4.2",
     Phase.PERMANENT: "§7.3",
+    Phase.SHARE: "§8.4",
+    Phase.TRIBUTE: "§8.7",
 }
 
 _HANDLERS: dict[type, Callable[[GameState, Any], None]] = {
@@ -1244,6 +1452,12 @@ _HANDLERS: dict[type, Callable[[GameState, Any], None]] = {
     Exchange: GameState._do_exchange,
     Develop: GameState._do_develop,
     GreenOffice: GameState._do_green_office,
+    TakeTile: GameState._do_take_tile,
+    Share: GameState._do_share,
+    TakeTribute: GameState._do_take_tribute,
+    UseTribute: GameState._do_use_tribute,
+    UseBlock: GameState._do_use_block,
+    UseExchange: GameState._do_use_exchange,
 }
 
 
