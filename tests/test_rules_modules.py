@@ -799,3 +799,102 @@ def test_snapshot_round_trip_with_modules():
     for name in ("missions", "favour", "facedown", "tributes", "blocks", "tribute_due", "fav_flags"):
         snap.pop(name)
     assert GameState.from_snapshot(snap) == plain  # a snapshot saved before the modules existed
+
+
+# ---------------------------------------------------------------------------------------------- M36-M43 (our readings)
+
+
+def test_m36_four_extra_office_markers_are_too_many():
+    """M36. marker_supply with 4 extra-office -> refused (3 remain once a tavern holds the fourth)."""
+    supply = ["extra-office"] * 4 + [n for n in PROMO if n != "extra-office"][:8]
+    with pytest.raises(InvalidOptionError, match="marker_supply.*4 extra-office"):
+        GameState.new(3, 1, {"marker_supply": supply})
+
+
+def test_m37_exchange_cannot_take_face_down_or_route_markers():
+    """M37. Exchange on a seat whose only non-unused markers are face down for a tile or beside routes -> illegal."""
+    state = fixture(marker_supply=PROMO, emperors_favour=True)
+    support.give_markers(state, A, EXCHANGE)
+    state.facedown[B] = (PLUS3, IMPROVE)
+    state.tributes = ((0, B),)
+    state.blocks = ((1, B),)
+    assert of_type(state, UseExchange) == []
+    for name in ("+3", "improve", "tribute", "block"):
+        refuse(state, UseExchange(B, name))
+
+
+def test_m38_two_blocks_cost_two_pieces():
+    """M38. Two Block markers beside R; B places on R -> B pays 2 extra pieces, both to his stock."""
+    state = fixture(marker_supply=PROMO)
+    support.give_markers(state, A, BLOCK, BLOCK)
+    state.play(UseBlock("Q-R"))
+    state.play(UseBlock("Q-R"))
+    state.play(EndTurn())
+    support.set_pools(state, B, sup=(2, 1), stk=(0, 0))
+    assert {m for m in of_type(state, Place) if m.house == "Q-R:1"} == {
+        Place("Q-R:1", "T", "TM"), Place("Q-R:1", "M", "TT")
+    }
+    refuse(state, Place("Q-R:1", "T", "T"))
+    state.play(Place("Q-R:1", "T", "TM"))
+    assert support.pools(state, B) == ((0, 0), (1, 1))
+
+
+def test_m39_a_claim_that_ends_the_game_pays_no_tribute():
+    """M39. A claim establishing an office completes the 10th city; a Tribute touches that city -> the game ends; no
+    tribute is paid."""
+    state = GameState.new(3, 0, {"marker_supply": PROMO}, start_player=0)
+    support.give_markers(state, B, TRIBUTE)
+    state.current = B
+    state.play(UseTribute("KAM-ARN"))
+    state.current = A
+    state.completed = 9
+    for i in range(3):
+        support.set_office(state, "ARN", i, C)
+    state.completed = 9
+    support.fill_route(state, "KAM-ARN", A)
+    pools_b = support.pools(state, B)
+    support.set_level(state, A, PRIVILEGE, 3)
+    state.play(Claim("KAM-ARN", "office", "ARN"))
+    assert state.is_over and "cities" in state.end_triggers
+    assert support.pools(state, B) == pools_b and state.tribute_due == ()
+
+
+def test_m40_empty_stock_tribute_pays_nothing():
+    """M40. Tribute owner's stock is empty when a tribute is due -> nothing is paid, no question; play goes on."""
+    state = tribute_position()
+    support.set_pools(state, A, stk=(0, 0))
+    supply = support.pools(state, A)[0]
+    state.play(EndTurn())
+    state.play(EndTurn())
+    support.fill_route(state, "R-T", C)
+    state.play(Claim("R-T", "office", "R"))
+    assert state.phase == Phase.ACTIONS and state.decider == C and state.tribute_due == ()
+    assert support.pools(state, A) == (supply, (0, 0))
+
+
+def test_m42_a_tile_taken_with_a_marker_waiting_on_the_plate():
+    """M42. A takes a tile while a replacement marker waits on A's plate -> the turn ends; the marker is placed at this
+    end of turn."""
+    state = with_tiles()
+    grant(state, A, PLUS3, IMPROVE)
+    state.plate[A] = (state.marker_supply.pop(),)
+    support.clear_markers(state)
+    state.play(tile_move("F-ACT", "+3", "improve"))
+    assert state.phase == Phase.MARKERS and state.decider == A
+    state.play(state.legal_moves()[0])
+    assert state.current == B and state.plate[A] == ()
+
+
+def test_m43_a_claim_leaves_tribute_and_block_beside_the_route():
+    """M43. A claims a route with a Tribute, a Block and a bonus marker beside it -> A takes the bonus marker; the Tribute
+    and the Block stay."""
+    state = fixture(marker_supply=PROMO)
+    support.give_markers(state, A, TRIBUTE, BLOCK)
+    state.play(UseTribute("V-K"))
+    state.play(UseBlock("V-K"))
+    support.set_marker(state, "V-K", PLUS4)
+    support.fill_route(state, "V-K", A)
+    state.play(Claim("V-K"))
+    assert state.markers[A] == (PLUS4,)
+    r = state.board.route("V-K").index
+    assert state.tributes == ((r, A),) and state.blocks == ((r, A),)
