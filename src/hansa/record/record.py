@@ -7,7 +7,10 @@ A record is JSON::
      "moves": ["place T GRO-EMD:2", {"type": "end"}, ...],
      "result": {"over": true, "end_triggers": ["score"], "scores": [...], "winners": [1]}}
 
-Moves may be given in text or JSON form.  ``result`` is optional; when present, replaying checks it.
+Moves may be given in text or JSON form.  ``result`` is optional; when present, replaying checks it.  A game with
+Big Box modules also records its ``setup``: the Emperor's Favour tiles on the display at the start (``tiles``) and
+the mission card dealt to each seat (``missions``; left out of a running game's record, whose cards are secret);
+when present, replaying checks it against what the seed deals.
 """
 
 from __future__ import annotations
@@ -19,11 +22,31 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import HansaError, RecordError
 
 if TYPE_CHECKING:
+    from ..core.state import GameState
     from ..game import Game
 
 FORMAT = "hansa-record"
 VERSION = 1
-_KEYS = {"format", "version", "players", "seed", "options", "start_player", "moves", "result"}
+_KEYS = {"format", "version", "players", "seed", "options", "start_player", "moves", "result", "setup"}
+
+
+def setup_json(state: GameState, secret: bool = False) -> dict[str, Any] | None:
+    """The dealt Big Box setup of a new game ``state`` (``None`` without modules that deal anything): the tile codes
+    on the display and, unless ``secret``, every seat's mission card."""
+    from ..core.constants import TILE_CODES, TILE_DISPLAY
+
+    out: dict[str, Any] = {}
+    if state.favour:
+        out["tiles"] = [TILE_CODES[t] for t, where in enumerate(state.favour) if where == TILE_DISPLAY]
+    if state.missions and not secret:
+        out["missions"] = list(state.missions)
+    return out or None
+
+
+def _initial(game: Game) -> GameState:
+    from ..core.state import GameState
+
+    return GameState.new(len(game.names), game.seed, game.options, start_player=game.start_player_override)
 
 
 def game_to_record(game: Game) -> dict[str, Any]:
@@ -40,6 +63,8 @@ def game_to_record(game: Game) -> dict[str, Any]:
         "start_player": game.start_player_override,
         "moves": [m.text() for m in game.moves],
     }
+    if game.options.missions or game.options.emperors_favour:
+        record["setup"] = setup_json(_initial(game))
     result: dict[str, Any] = {"over": state.is_over, "moves": len(game.moves), "turn": state.turn}
     if state.is_over:
         scores = final_scores(state)
@@ -86,10 +111,24 @@ def game_from_record(data: Any, *, check_result: bool = True) -> Game:
         except HansaError as exc:
             shown = move if isinstance(move, str) else json.dumps(move)
             raise RecordError(f"move {i + 1} ({shown}) cannot be played: {exc}", i) from exc
+    setup = data.get("setup")
+    if setup is not None:
+        _check_setup(game, setup)
     result = data.get("result")
     if check_result and result is not None:
         _check_result(game, result)
     return game
+
+
+def _check_setup(game: Game, setup: Any) -> None:
+    if not isinstance(setup, dict) or set(setup) - {"tiles", "missions"}:
+        raise RecordError("'setup' must be an object with 'tiles' and/or 'missions'")
+    dealt = setup_json(_initial(game)) or {}
+    for key, value in setup.items():
+        if key not in dealt:
+            raise RecordError(f"the record's setup has {key}, but this game deals none")
+        if value != dealt[key]:
+            raise RecordError(f"the record's setup says {key} = {value!r}, but the seed deals {dealt[key]!r}")
 
 
 def _check_result(game: Game, result: Any) -> None:

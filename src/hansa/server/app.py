@@ -22,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 from ..core.board import load_board
+from ..core.constants import MARKER_NAMES, MARKER_SUPPLY_MAX, MARKER_SUPPLY_SIZE
 from ..core.options import GameOptions
 from ..view import board_layout
 from .accounts import DELETED_NAME, Accounts
@@ -83,6 +84,8 @@ def request_models(config: ServerConfig) -> tuple[type[BaseModel], type[BaseMode
     Key = Annotated[str, StringConstraints(min_length=1, max_length=40)]
     Word = Annotated[str, StringConstraints(max_length=40)]
     Scalar = bool | int | Word | None
+    #: an option's value: a scalar, or a list of words (``marker_supply``: 12 marker names; the engine checks it)
+    OptionValue = Scalar | Annotated[list[Word], Field(max_length=16)]
     Colour = Literal[tuple(PALETTE)]  # type: ignore[valid-type]
 
     class PlayerIn(BaseModel):
@@ -137,7 +140,7 @@ def request_models(config: ServerConfig) -> tuple[type[BaseModel], type[BaseMode
         players: list[PlayerIn] = Field(min_length=2, max_length=5)
         table: TableIn = Field(default_factory=TableIn)
         clock: ClockIn | None = None
-        options: dict[Key, Scalar] = Field(default_factory=dict, max_length=32)
+        options: dict[Key, OptionValue] = Field(default_factory=dict, max_length=32)
         seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
 
         @model_validator(mode="after")
@@ -401,9 +404,13 @@ def create_app(
     async def options() -> dict[str, Any]:
         hints = get_type_hints(GameOptions)
         default = GameOptions()
-        out = {}
+        out: dict[str, dict[str, Any]] = {}
         for f in fields(GameOptions):
             hint = hints[f.name]
+            if f.name == "marker_supply":  # a list of marker names, each at most so often (docs/rules.md §8.5)
+                out[f.name] = {"values": list(MARKER_NAMES), "default": None, "length": MARKER_SUPPLY_SIZE,
+                               "most": dict(zip(MARKER_NAMES, MARKER_SUPPLY_MAX))}
+                continue
             values = [True, False] if hint is bool else list(get_args(hint))
             out[f.name] = {"values": values, "default": getattr(default, f.name)}
         # The defaults that differ on a map (Move 3 is Britannia's default).

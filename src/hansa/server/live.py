@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..game import Game
-from ..view import public_state
+from ..view import mission_json, public_state
 from .answers import CHUNK
 from .clocks import Clock, ClockSettings
 from .store import (
@@ -287,7 +287,10 @@ def _view_parts(
         "neutral_colour": NEUTRAL_COLOUR,
         "you": seats,
     }
-    return head, lambda: public_state(state), {"legal": legal, "undo": undo}, {
+    middle: dict[str, Any] = {"legal": legal, "undo": undo}
+    if state.missions and seats and not state.is_over:  # each seat's secret card, for its own player only (docs/rules.md §8.2)
+        middle["missions"] = {str(i): mission_json(state, i) for i in seats}
+    return head, lambda: public_state(state), middle, {
         "options": game.options.changed(),
         "table": live.table,
     }

@@ -308,7 +308,9 @@ class NewTable(BaseModel):
 
     model_config = _STRICT
     players: int = Field(ge=2, le=5)
-    options: dict[_Key, bool | int | _Word | None] = Field(default_factory=dict, max_length=32)
+    options: dict[_Key, bool | int | _Word | None | Annotated[list[_Word], Field(max_length=16)]] = Field(
+        default_factory=dict, max_length=32
+    )
     clock: dict[_Key, bool | int | float | _Word | None] | None = Field(default=None, max_length=8)
     table: TableOptionsIn = Field(default_factory=TableOptionsIn)
     private: bool = False

@@ -10,8 +10,10 @@ import json
 from typing import Any
 
 from ...core.scoring import final_scores, winners
+from ...core.state import GameState
 from ...record.record import FORMAT as RECORD_FORMAT
 from ...record.record import VERSION as RECORD_VERSION
+from ...record.record import setup_json
 from ..answers import CHUNK, build_hint, build_history_chunk, build_log_chunk, build_position, build_record
 from ..errors import ServiceError
 from ..live import Credential, LiveGame
@@ -126,6 +128,9 @@ class ReplaysMixin(ServiceBase):
                 "seed": game.seed if live.seed_shown else None, "options": game.options.changed(),
                 "start_player": game.start_player_override, "moves": list(live.texts), "result": result,
             }
+            if game.options.missions or game.options.emperors_favour:  # mission cards stay secret while it runs
+                first = GameState.new(len(game.names), game.seed, game.options, start_player=game.start_player_override)
+                record["setup"] = setup_json(first, secret=not (state.is_over or live.status in ENDED))
             text = await self.builders.run(client, build_record, record)
             self.answers.put(key, text)
         return text
