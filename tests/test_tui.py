@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -21,7 +22,7 @@ from rich.text import Text
 
 from hansa import Game
 from hansa.bots import make_bot
-from hansa.core.constants import PRIVILEGE_COLOURS
+from hansa.core.constants import MISSION_CARDS, PRIVILEGE_COLOURS
 from hansa.core.errors import HansaError
 from hansa.record import game_from_record, load_record
 from hansa.tui.play import HELP, PlaySession, build_session, completion_candidates, ordered_moves, stream_ask
@@ -29,6 +30,7 @@ from hansa.tui.render import (
     COMPACT_LEGEND,
     choose_view,
     compact_fixed_lines,
+    module_lines,
     render_board,
     render_compact,
     render_desks,
@@ -37,6 +39,7 @@ from hansa.tui.render import (
     render_scores,
     render_status,
     render_view,
+    secret_viewer,
 )
 
 HANSA = shutil.which("hansa") or str(Path(sys.executable).parent / "hansa")
@@ -592,3 +595,65 @@ def test_help_and_score_fit_80_columns(tmp_path: Path) -> None:
     assert "Projected final score" in text and "abilities" in text and "…" not in text
     for line in (*HELP.splitlines(), *COMPACT_LEGEND):
         assert Text.from_markup(line).cell_len <= 80 if "[" in line else cell_len(line) <= 80
+
+
+# ---------------------------------------------------------------------------------------------- the Big Box modules
+
+PROMO = "extra-office,extra-office,swap,+3,+4,improve,remove3,exchange,exchange,tribute,tribute,block"
+MODULES = {"missions": True, "emperors_favour": True, "marker_supply": PROMO.split(",")}
+
+
+def test_complete_module_game_through_the_command(tmp_path: Path) -> None:
+    proc = hansa(["play", "--seats", "human,random,random", "--seed", "4", "-o", "missions=true",
+                  "-o", "emperors_favour=true", "-o", f"marker_supply={PROMO}", "--view", "full"], "1\n" * 4000, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "Game over after" in out and "End of input" not in out
+    assert "Favour:" in out and "Your mission:" in out
+    table = out[out.index("Final score") :]
+    assert "missions" in table
+    assert len(re.findall(r"^Mission ", out[out.rindex("Game over") :], re.M)) == 3  # every card shown at the end
+
+
+def test_module_lines_show_only_the_viewers_mission() -> None:
+    game = Game(["Ann", "Bo", "Cy"], seed=2, options=MODULES)
+    state = game.state
+    own = " ".join(MISSION_CARDS[state.missions[0]])
+    text = "\n".join(str(line) for line in module_lines(state, game.names, 0))
+    assert own in text and "Favour:" in text
+    for other in (1, 2):
+        cities = " ".join(MISSION_CARDS[state.missions[other]])
+        assert cities not in text or cities == own
+    assert secret_viewer(state, ["human", "random", "random"]) == 0
+    assert secret_viewer(state, ["random"] * 3) is None
+    assert module_lines(Game(["Ann", "Bo"], seed=1).state, ["Ann", "Bo"], 0) == []
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_compact_view_with_modules_fits_80_by_24(players: int) -> None:
+    game = Game([f"P{i}" for i in range(players)], seed=players, options=MODULES)
+    rng = random.Random(players)
+    for step in range(1500):
+        if game.state.is_over:
+            break
+        game.play(rng.choice(game.state.legal_moves()))
+        if step % 300 == 0:
+            con = Console(width=80, height=24, record=True, color_system=None, file=io.StringIO())
+            con.print(render_compact(game.state, game.names, game.moves, game.movers, game.move_turns, width=80,
+                                     height=23, viewer=0))
+            lines = con.export_text().splitlines()
+            assert len(lines) <= 23 and all(cell_len(line) <= 80 for line in lines)
+            text = "\n".join(lines)
+            assert "Favour " in text and "Mission " in text
+    assert compact_fixed_lines(game.state, 80, 0) == compact_fixed_lines(game.state, 80, 0, modules=False) + 1
+
+
+def test_modules_command_and_five_players_at_80_by_24(tmp_path: Path) -> None:
+    game = Game([f"P{i}" for i in range(5)], seed=5, options=MODULES)
+    con = Console(width=80, height=24, record=True, color_system=None, file=io.StringIO())
+    script = Script(["modules", "quit", "n"], con)
+    session = PlaySession(game, ["human"] + ["random"] * 4, console=con, ask=script, autosave_dir=tmp_path, view="compact")
+    script.session = session
+    session.run()
+    out = con.export_text()
+    assert "Your mission:" in out and "Favour:" in out

@@ -38,6 +38,8 @@ from .render import (
     render_moves,
     render_scores,
     render_view,
+    module_lines,
+    secret_viewer,
 )
 
 #: ``ask(prompt)`` returns one line of input without its newline; raises EOFError / KeyboardInterrupt.
@@ -48,10 +50,11 @@ HUMAN = "human"
 LIST_LIMIT = 40
 #: Moves the ``log`` command shows by default.
 LOG_COUNT = 20
-COMMANDS = ("help", "moves", "undo", "save", "load", "board", "score", "view", "log", "quit")
+COMMANDS = ("help", "moves", "undo", "save", "load", "board", "score", "view", "log", "modules", "quit")
 #: First words of the move notation (docs/notation.md).
 MOVE_WORDS = frozenset(
-    "income place displace lift drop claim relocate take done use remove shift end marker pawn neutral".split()
+    "income place displace lift drop claim relocate take done use remove shift end marker pawn neutral tile share "
+    "tribute".split()
 )
 
 HELP = """\
@@ -69,6 +72,13 @@ a unique prefix is enough, e.g. [cyan]claim GRO[/]), or its number from the list
   [cyan]view[/] \\[compact|full|auto]  the table's layout (auto: from the terminal size)
   [cyan]log[/] [N]            the last N moves (20)    [cyan]help[/]   this text     [cyan]quit[/]  leave
 Tab completes moves and commands in a terminal.  Notation: docs/notation.md."""
+
+#: ``help`` in a game with the Big Box modules adds their moves and the ``modules`` command.
+MODULES_HELP = """\
+[bold]Big Box modules[/] (rules §8): [cyan]tile F-ACT +3 improve[/]  [cyan]share T[/]  [cyan]tribute 1T1M[/]
+  [cyan]use tribute GRO-EMD[/]  [cyan]use block GRO-EMD[/]  [cyan]use exchange 2 improve[/]  [cyan]place T GRO-EMD:2 pay T[/]
+  [cyan]modules[/]            the Emperor's Favour tiles, Tribute/Block markers and your mission
+  (compact view: Xc exchange, Tr tribute, Bl block; Favour: the tiles, F-ACT·2 = seat 2's)"""
 
 #: ``help`` in the compact view adds what its signs mean.
 COMPACT_HELP = "[bold]Compact view[/]:\n" + "\n".join(escape(line) for line in COMPACT_LEGEND)
@@ -216,7 +226,12 @@ class PlaySession:
         left over show more of the last moves (up to three lines)."""
         g = self.game
         width, height = self.console.size
-        fixed = compact_fixed_lines(g.state, width)
+        viewer = secret_viewer(g.state, self.seats)
+        fixed = compact_fixed_lines(g.state, width, viewer)
+        modules = True
+        if fixed >= height and compact_fixed_lines(g.state, width, viewer, modules=False) < fixed:
+            modules = False  # no room for the modules' line: the `modules` command shows it
+            fixed -= 1
         room = height - 1 - fixed  # lines between the status line and the prompt
         listing: Table | None = None
         hint = ""
@@ -230,7 +245,10 @@ class PlaySession:
             if listing is None:
                 hint = f"{len(legal)} moves: ? lists them"
         self.console.print(
-            render_compact(g.state, g.names, g.moves, g.movers, g.move_turns, width=width, height=fixed + max(0, room), hint=hint)
+            render_compact(
+                g.state, g.names, g.moves, g.movers, g.move_turns, width=width, height=fixed + max(0, room), hint=hint,
+                viewer=viewer if modules else None, modules=modules,
+            )
         )
         if listing is not None:
             self.console.print(listing)
@@ -287,6 +305,8 @@ class PlaySession:
         rest = rest.strip()
         if command in ("help", "h") and not rest:
             self.console.print(HELP, highlight=False)
+            if self.game.options.modules:
+                self.console.print(MODULES_HELP, highlight=False)
             if self.layout() == "compact":
                 self.console.print(COMPACT_HELP, highlight=False)
             return _Outcome.STAY
@@ -314,6 +334,12 @@ class PlaySession:
         if command == "log" and (not rest or rest.isdigit()):
             g = self.game
             self.console.print(render_log(g.names, g.moves, g.movers, g.move_turns, int(rest or LOG_COUNT)))
+            return _Outcome.STAY
+        if command == "modules" and not rest:
+            g = self.game
+            lines = module_lines(g.state, g.names, secret_viewer(g.state, self.seats), self.console.size.width)
+            for text in lines or [Text("This game is played without the Big Box modules.")]:
+                self.console.print(text)
             return _Outcome.STAY
         if command in ("score", "scores") and not rest:
             self.console.print(render_scores(self.game.state, self.game.names, compact=self.layout() == "compact"))
@@ -499,6 +525,9 @@ class PlaySession:
             highlight=False,
         )
         self.console.print(render_scores(state, game.names, compact=self.layout() == "compact"))
+        if state.missions:  # every card is shown at the end
+            for line in module_lines(state, game.names, None, self.console.size.width)[-state.players :]:
+                self.console.print(line)
         wins = game.winners()
         names = " and ".join(game.names[w] for w in wins)
         self.console.print(f"[bold]Winner: {escape(names)}[/]" + (" (shared)" if len(wins) > 1 else ""), highlight=False)

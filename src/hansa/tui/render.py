@@ -28,13 +28,16 @@ from ..core.constants import (
     CITIES_TO_END,
     KEYS,
     MARKER_NAMES,
+    MISSION_CARDS,
     NEUTRAL,
     PRIVILEGE,
     PRIVILEGE_COLOURS,
+    TILE_CODES,
+    TILE_DISPLAY,
     WIN_SCORE,
 )
 from ..core.moves import Move
-from ..core.scoring import ScoreBreakdown, categories, final_scores, winners
+from ..core.scoring import ScoreBreakdown, categories, final_scores, mission_score, winners
 from ..core.state import GameState, Phase
 
 #: Rich colours of seats 1..5, and of the neutral pieces of the two-player variant.
@@ -68,6 +71,8 @@ _PHASE_TEXT = {
     Phase.NEUTRAL_OFFICE: "neutral claim: choose the city",
     Phase.OVER: "game over",
     Phase.PERMANENT: "permanent bonus marker of the claimed sea route",
+    Phase.SHARE: "F-INC: take a piece from the stock, or not",
+    Phase.TRIBUTE: "Tribute: choose the pieces it pays",
 }
 
 
@@ -283,6 +288,8 @@ def render_desks(state: GameState, names: Sequence[str], kinds: Sequence[str] | 
             markers.append(f" (+{len(state.used_markers[p])} used)", style="dim")
         if state.plate[p]:
             markers.append(f" [{len(state.plate[p])} to place]", style="yellow")
+        if state.facedown[p]:
+            markers.append(f" ({len(state.facedown[p])} face down)", style="dim")
         table.add_row(
             seat,
             *(_track(state, p, a) for a in (KEYS, ACTIONS, PRIVILEGE, BOOK, BAGS)),
@@ -395,6 +402,78 @@ def render_moves(numbered: Sequence[tuple[int, Move]], columns: int = 3) -> Tabl
     return table
 
 
+def compact_module_line(state: GameState, viewer: int | None, width: int = 80) -> Text | None:
+    """The modules in one line of the compact view (``None`` without them): tiles on display and taken (``F-ACT·2``:
+    seat 2's), Tribute/Block markers (``Tr GRO-EMD·1``) and the viewer's mission with its points so far."""
+    parts: list[str] = []
+    if state.favour:
+        shown = [TILE_CODES[t] for t, w in enumerate(state.favour) if w == TILE_DISPLAY]
+        taken = [f"{TILE_CODES[t]}·{seat_label(w)}" for t, w in enumerate(state.favour) if w >= 0]
+        parts.append("Favour " + " ".join(shown + taken))
+    routes = state.board.routes
+    levies = [f"Tr {routes[r].code}·{seat_label(q)}" for r, q in state.tributes]
+    levies += [f"Bl {routes[r].code}·{seat_label(q)}" for r, q in state.blocks]
+    if levies:
+        parts.append(" ".join(levies))
+    if state.missions and viewer is not None and viewer >= 0 and not state.is_over:
+        card = state.missions[viewer]
+        parts.append(f"Mission {' '.join(MISSION_CARDS[card])} {mission_score(state, viewer)}/8")
+    if not parts:
+        return None
+    line = Text(" │ ".join(parts), no_wrap=True, overflow="crop")
+    line.truncate(width)
+    return line
+
+
+def module_lines(state: GameState, names: Sequence[str], viewer: int | None, width: int = 80) -> list[Text]:
+    """The Big Box modules in play (docs/rules.md §8), a line each: the Emperor's Favour tiles (on display, and
+    whose), the Tribute and Block markers beside routes, and ``viewer``'s own mission card with its points so far
+    (every card once the game is over).  Empty without the modules."""
+    out: list[Text] = []
+    if state.favour:
+        line = Text("Favour: ", style="bold")
+        shown = [TILE_CODES[t] for t, w in enumerate(state.favour) if w == TILE_DISPLAY]
+        line.append(" ".join(shown) or "-")
+        for t, w in enumerate(state.favour):
+            if w >= 0:
+                line.append(f"  {TILE_CODES[t]} ")
+                line.append_text(Text(seat_label(w), style=seat_colour(w)))
+        out.append(line)
+    if state.tributes or state.blocks:
+        line = Text("Beside routes: ", style="bold")
+        routes = state.board.routes
+        parts = [(f"Tr {routes[r].code} ", q) for r, q in state.tributes] + [(f"Bl {routes[r].code} ", q) for r, q in state.blocks]
+        for i, (label, q) in enumerate(parts):
+            line.append(("  " if i else "") + label)
+            line.append_text(Text(seat_label(q), style=seat_colour(q)))
+        out.append(line)
+    if state.missions:
+        seats = range(state.players) if state.is_over else ([viewer] if viewer is not None and viewer >= 0 else [])
+        for q in seats:
+            line = Text("Mission " if state.is_over else "Your mission: ", style="bold")
+            if state.is_over:
+                line.append_text(player_name(names, q))
+                line.append(": ")
+            line.append(" ".join(MISSION_CARDS[state.missions[q]]))
+            line.append(f" ({mission_score(state, q)} of 8 points now)", style="dim")
+            out.append(line)
+    for line in out:
+        line.no_wrap, line.overflow = True, "crop"
+        line.truncate(width)
+    return out
+
+
+def secret_viewer(state: GameState, kinds: Sequence[str] | None) -> int | None:
+    """Whose secret mission card the terminal shows: the lone human's, or with several humans at one terminal the
+    deciding human's; none when only bots play."""
+    if kinds is None:
+        return None
+    humans = [i for i, kind in enumerate(kinds) if kind == "human"]
+    if len(humans) == 1:
+        return humans[0]
+    return state.decider if state.decider in humans else None
+
+
 def render_view(
     state: GameState,
     names: Sequence[str],
@@ -403,8 +482,12 @@ def render_view(
     turns: Sequence[int] = (),
     kinds: Sequence[str] | None = None,
 ) -> RenderableType:
-    """The whole table: board, desks, last moves and the status line."""
-    return Group(render_board(state), render_desks(state, names, kinds), render_log(names, moves, movers, turns), render_status(state, names))
+    """The whole table: board, desks, the modules in play, last moves and the status line."""
+    extra = module_lines(state, names, secret_viewer(state, kinds), 200)
+    return Group(
+        render_board(state), render_desks(state, names, kinds), *extra, render_log(names, moves, movers, turns),
+        render_status(state, names),
+    )
 
 
 # ---------------------------------------------------------------------------------------------- compact view
@@ -420,7 +503,7 @@ VIEWS = ("auto", "compact", "full")
 FULL_MIN_WIDTH = 110
 FULL_MIN_HEIGHT = 40
 #: Short labels of the bonus marker types in the compact view (order of ``MARKER_NAMES``).
-COMPACT_MARKERS = ("Ex", "Sw", "+3", "+4", "Im", "Rm")
+COMPACT_MARKERS = ("Ex", "Sw", "+3", "+4", "Im", "Rm", "Xc", "Tr", "Bl")
 #: Short labels of the abilities in the compact view (order of ``ABILITY_NAMES``).
 ABILITY_LABELS = ("Key", "Act", "Priv", "Book", "Bag")
 CONTROL_GLYPH = "»"
@@ -653,6 +736,8 @@ _SHORT_PHASE = {
     Phase.NEUTRAL_OFFICE: "neutral claim: city",
     Phase.OVER: "game over",
     Phase.PERMANENT: "permanent marker",
+    Phase.SHARE: "F-INC share",
+    Phase.TRIBUTE: "tribute",
 }
 
 
@@ -744,9 +829,11 @@ def compact_log_lines(
     return best
 
 
-def compact_fixed_lines(state: GameState, width: int = 80) -> int:
-    """Lines of the compact view without the last moves: board (16), desks (header + one per player), status."""
-    return len(compact_board_lines(state, width)) + state.players + 1 + 1
+def compact_fixed_lines(state: GameState, width: int = 80, viewer: int | None = None, modules: bool = True) -> int:
+    """Lines of the compact view without the last moves: board (16), desks (header + one per player), the modules'
+    line (with ``modules``, in a game that has them), status."""
+    extra = 1 if modules and compact_module_line(state, viewer, width) is not None else 0
+    return len(compact_board_lines(state, width)) + state.players + 1 + 1 + extra
 
 
 def _short_end(trigger: str, cities_to_end: int = CITIES_TO_END) -> str:
@@ -766,12 +853,17 @@ def render_compact(
     height: int = 23,
     hint: str = "",
     max_log: int = 3,
+    viewer: int | None = None,
+    modules: bool = True,
 ) -> Group:
     """The whole table in at most ``height`` lines (at least :func:`compact_fixed_lines`) of at most ``width``
     cells (at least 80): the board grids, the desks, the status line (with ``hint`` at its end when it fits)
     and the last moves (up to ``max_log`` lines, as many as the height leaves; with no line left they follow
     the status on its line)."""
     lines = compact_board_lines(state, width) + compact_desk_lines(state, names, width)
+    extra = compact_module_line(state, viewer, width) if modules else None
+    if extra is not None:
+        lines.append(extra)
     if state.is_over:
         status = Text(f"Turn {state.turn}: game over", style="bold")
         if state.end_triggers:
