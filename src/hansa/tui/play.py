@@ -32,13 +32,13 @@ from .render import (
     choose_view,
     compact_fixed_lines,
     end_trigger_text,
+    module_lines,
     player_name,
     render_compact,
     render_log,
     render_moves,
     render_scores,
     render_view,
-    module_lines,
     secret_viewer,
 )
 
