@@ -21,6 +21,8 @@ from hansa import compiled
 from hansa.bots import make_bot
 from hansa.core.state import GameState
 
+PROMO = ["extra-office", "extra-office", "swap", "+3", "+4", "improve", "remove3", "exchange", "exchange", "tribute",
+         "tribute", "block"]
 CONFIGS = {
     "2n": (2, {"two_player_variant": "neutral"}),
     "2p": (2, {"two_player_variant": "pawn"}),
@@ -33,6 +35,9 @@ CONFIGS = {
     "brit3": (3, {"map": "britannia"}),
     "brit4": (4, {"map": "britannia"}),
     "brit5": (5, {"map": "britannia"}),
+    # the Big Box modules (docs/rules.md §8), all three on the base map
+    "mods3": (3, {"missions": True, "emperors_favour": True, "marker_supply": PROMO}),
+    "mods4": (4, {"missions": True, "emperors_favour": True, "marker_supply": PROMO}),
 }
 #: The configurations run by default (the expansion maps with --configs east3 ... brit5).
 DEFAULT_CONFIGS = ["2n", "2p", "3", "4", "5"]
@@ -98,7 +103,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--configs", nargs="*", default=DEFAULT_CONFIGS, choices=list(CONFIGS),
                         help="2n = two players neutral variant, 2p = two players pawn variant, 3, 4, 5 (base map); "
-                             "east3..east5, brit3..brit5: the expansion maps")
+                             "east3..east5, brit3..brit5: the expansion maps; mods3, mods4: the Big Box modules")
     parser.add_argument("--policy", default="random")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()

@@ -463,8 +463,12 @@ class Position:
         new.pm_left = self.pm_left
         new.pm_route = self.pm_route
         new.missions = self.missions
-        new.favour = self.favour[:]
-        new.facedown = self.facedown[:]
+        if self.favour:  # only games with Emperor's Favour change these lists in place
+            new.favour = self.favour[:]
+            new.facedown = self.facedown[:]
+        else:
+            new.favour = self.favour
+            new.facedown = self.facedown
         new.tributes = self.tributes
         new.blocks = self.blocks
         new.tribute_due = self.tribute_due
