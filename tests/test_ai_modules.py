@@ -370,3 +370,19 @@ def test_openspiel_resample_redeals_only_the_other_cards() -> None:
                 assert world.observation_tensor(p) == state.observation_tensor(p)
                 deals.add(tuple(cards))
             assert len(deals) > 3  # the others' cards really are dealt again
+
+
+def test_openspiel_bots_play_a_module_game() -> None:
+    """OpenSpiel's ISMCTS and MCTS as hansa bots search a game with the modules in the python_hansa game of those
+    modules, from a determinized copy, and choose legal moves."""
+    pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
+    from hansa.bots import make_bot
+
+    state = GameState.new(3, 8, ALL)
+    bots = [make_bot("openspiel-ismcts:simulations=3/horizon=30", 1), make_bot("openspiel-mcts:simulations=3/horizon=30", 2)]
+    for i in range(16):
+        moves = state.legal_moves()
+        move = bots[i % 2].choose(state, moves)
+        assert move in moves
+        state.play(move)
+    assert all(bot._game(state).modules == MODULES for bot in bots)  # type: ignore[attr-defined]
