@@ -27,10 +27,11 @@ from hansa.ai.observation import (
     observe_graph,
     spec_for,
     spec_for_side,
+    spec_for_state,
 )
 from hansa.bots import ClaimingRandomBot
 from hansa.core.board import COUNTRIES, PERMANENT_EFFECTS
-from hansa.core.constants import ABILITY_MAX, NEUTRAL
+from hansa.core.constants import ABILITY_MAX, MARKER_NAMES, MISSION_CARDS, NEUTRAL, TILE_CODES, TILE_DISPLAY, TILE_OUT
 from hansa.core.moves import Exchange, Shift
 from hansa.core.position import Phase
 from hansa.core.state import GameState
@@ -167,7 +168,7 @@ def reference_observe(
     state: GameState, seat: int, pending_house: str | None = None, pending_exchange: str | None = None
 ) -> Any:
     """The observation written the plain way (the first version), to check the fast one against."""
-    spec = spec_for(state.board)
+    spec = spec_for_state(state)
     out = np.zeros(spec.size, dtype=np.float32)
     board = state.board
     # Owner code -> slot: the observer is slot 0, then the turn order; the neutral player (and padding) slot 5.
@@ -186,7 +187,7 @@ def reference_observe(
             extras[c, slots[code >> 1]] += 1
     put("extra_offices", extras)
     put("coellen_table", _pieces(state.table, slots) if len(state.table) == 4 else np.zeros(4 * PIECE))
-    markers = np.zeros((spec.routes, 1 + MARKER_TYPES), dtype=np.float32)
+    markers = np.zeros((spec.routes, 1 + spec.marker_types), dtype=np.float32)
     markers[np.arange(spec.routes), np.asarray(state.route_marker) + 1] = 1.0
     put("route_markers", markers)
     controllers = np.zeros((spec.cities, OWNER), dtype=np.float32)
@@ -207,7 +208,8 @@ def reference_observe(
         row[5:10] = [state.levels[q * 5 + a] / ABILITY_MAX[a] for a in range(5)]
         row[10] = state.score[q] / 20
         for m in state.markers[q]:
-            row[11 + m] += 1
+            if m < MARKER_TYPES:  # the promo markers have fields of their own (reference_modules)
+                row[11 + m] += 1
         row[17] = len(state.used_markers[q])
         row[18] = len(state.plate[q])
         row[19] = state.office_count(q) / 10
@@ -242,7 +244,43 @@ def reference_observe(
         game[4 if state.options.two_player_variant == "neutral" else 5] = 1.0
     if spec.expansion:
         reference_expansion(state, spec, out, slots, pending_exchange)
+    if spec.modules:
+        reference_modules(state, spec, out, slots, seat)
     return out
+
+
+def reference_modules(state: GameState, spec: Any, out: Any, slots: Any, seat: int) -> None:
+    """The Big Box modules' fields, the plain way (the observing seat's own mission card only)."""
+    board = state.board
+    spec.view(out, "modules")[:] = [float(m in spec.modules) for m in ("missions", "emperors_favour", "marker_supply")]
+    if "missions" in spec.modules:
+        card = state.missions[seat]
+        spec.view(out, "mission")[card - 1] = 1.0
+        for code in MISSION_CARDS[card]:
+            spec.view(out, "mission_cities")[board.city_index[code]] = 1.0
+    if "emperors_favour" in spec.modules:
+        tiles = np.zeros((len(TILE_CODES), 7), dtype=np.float32)
+        for t, where in enumerate(state.favour):
+            tiles[t, 0 if where == TILE_OUT else 1 if where == TILE_DISPLAY else 2 + slots[where]] = 1.0
+        spec.view(out, "favour_tiles")[:] = tiles.ravel()
+        spec.view(out, "favour_turn")[:] = [float(state.fav_flags & 1 > 0), float(state.fav_flags & 2 > 0)]
+        for q in range(state.players):
+            spec.view(out, "facedown")[slots[q]] = len(state.facedown[q])
+    if "marker_supply" in spec.modules:
+        promo = spec.view(out, "promo_markers").reshape(SLOTS, 3)
+        used = spec.view(out, "used_by_type").reshape(SLOTS, len(MARKER_NAMES))
+        for q in range(state.players):
+            for m in state.markers[q]:
+                if m >= MARKER_TYPES:
+                    promo[slots[q], m - MARKER_TYPES] += 1
+            for m in state.used_markers[q]:
+                used[slots[q], m] += 1
+        for name, beside in (("route_tributes", state.tributes), ("route_blocks", state.blocks)):
+            block = spec.view(out, name).reshape(spec.routes, SLOTS)
+            for r, owner in beside:
+                block[r, slots[owner]] += 1
+        for q in state.tribute_due:
+            spec.view(out, "tribute_due")[slots[q]] += 1
 
 
 def reference_expansion(state: GameState, spec: Any, out: Any, slots: Any, pending_exchange: str | None) -> None:

@@ -10,6 +10,11 @@ families over that board, then families only they have (:data:`EXPANSION_FAMILIE
 ability, the permanent markers' exchange (two steps again, ``exchange-from`` then ``exchange-to``), Privilege
 developed, an office in a green city, and swaps in a green city.  The base sides' index is unchanged.
 
+A game with the Big Box modules (options ``missions``, ``emperors_favour``, ``marker_supply``: docs/rules-modules.md)
+has the index of its board side and module set: the same families, then :data:`MODULE_FAMILIES` (taking an Emperor's
+Favour tile, F-INC's share, a Tribute's payment, using Tribute, Block and Exchange markers, a Place paying the Block
+surcharge), empty for a module the game does not use.  A game without the modules keeps its board side's index.
+
     >>> from hansa.core.state import GameState
     >>> state = GameState.new(3, seed=1)
     >>> actions = ActionIndex.for_state(state)
@@ -32,7 +37,14 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.board import Board, load_board
-from ..core.constants import ABILITY_NAMES, MERCHANTS_PER_PLAYER, PRIVILEGE_COLOURS, TRADERS_PER_PLAYER
+from ..core.constants import (
+    ABILITY_NAMES,
+    MARKER_NAMES,
+    MERCHANTS_PER_PLAYER,
+    PRIVILEGE_COLOURS,
+    TILE_CODES,
+    TRADERS_PER_PLAYER,
+)
 from ..core.features import action_flags
 from ..core.moves import (
     Claim,
@@ -54,11 +66,19 @@ from ..core.moves import (
     PlaceMarker,
     Relocate,
     Remove,
+    Share,
     Shift,
     Swap,
     TakeExtra,
+    TakeTile,
+    TakeTribute,
+    UseBlock,
+    UseExchange,
     UseMarker,
+    UseTribute,
+    tile_move,
 )
+from ..core.options import GameOptions
 from ..core.state import GameState
 
 #: Bumped whenever the enumeration changes: a model trained on one version refuses another.  (The expansion boards'
@@ -107,6 +127,31 @@ EXPANSION_FAMILIES = (
     ("green-swap", f"green city x office 1..{GREEN_SWAPS} of its row (swapped with the next)"),
 )
 
+#: The Big Box modules (docs/rules-modules.md), by option name, in the order a configuration names them.
+MODULES = ("missions", "emperors_favour", "marker_supply")
+#: Marker types a tile's pair names without / with the promo markers (``MARKER_NAMES`` order).
+BASE_MARKER_TYPES = 6
+#: Seats an Exchange may name (0-based, the game's seat order).
+EXCHANGE_SEATS = 5
+#: The Block surcharges a Place may name: one piece per Block marker beside the route, at most 2 Blocks in any game
+#: (``marker_supply`` names at most 2), Traders first as the engine writes them.
+PLACE_PAYS = ("T", "M", "TT", "TM", "MM")
+#: The tribute payments: two pieces, or what the Stock holds (1 piece, none).
+TRIBUTES = ((2, 0), (1, 1), (0, 2), (1, 0), (0, 1), (0, 0))
+
+#: The families a game with the Big Box modules has, after all the others (each empty when its module is off:
+#: ``tile`` and ``share`` need ``emperors_favour``, the others ``marker_supply``).
+MODULE_FAMILIES = (
+    ("tile", "tile (F-FREE, F-ACT, F-INC, F-TWO, F-CITY, F-ABIL) x unordered pair of marker types (the 6 base types, "
+             "all 9 with marker_supply; MARKER_NAMES order)"),
+    ("share", "piece (T, M): F-INC's owner takes it from the stock (done declines)"),
+    ("tribute", "payment: 2T, 1T1M, 2M, 1T, 1M, 0"),
+    ("use-tribute", "route"),
+    ("use-block", "route"),
+    ("use-exchange", f"seat 0-{EXCHANGE_SEATS - 1} x marker type (9)"),
+    ("place-pay", "house x piece (T, M) x Block surcharge: " + ", ".join(PLACE_PAYS)),
+)
+
 Mask = npt.NDArray[np.bool_]
 
 #: Move classes the engine hands out as the same (interned) objects every time (hansa.core.movetable and the move
@@ -114,8 +159,30 @@ Mask = npt.NDArray[np.bool_]
 #: exchanges are made afresh and looked up by value (so are green cities' swaps, unlike the printed offices' ones).
 _INTERNED = (
     Income, Place, Displace, Lift, Drop, Relocate, LiftExtra, Remove, Pawn, Swap, EndTurn, Done, TakeExtra, UseMarker,
-    Develop,
+    Develop, Share,
 )
+
+
+def game_modules(options: GameOptions) -> tuple[str, ...]:
+    """The Big Box modules a game's options turn on (:data:`MODULES` order): ``missions``, ``emperors_favour``,
+    ``marker_supply`` (given at all, whatever it names)."""
+    if not (options.missions or options.emperors_favour or options.marker_supply is not None):
+        return ()
+    on = (options.missions, options.emperors_favour, options.marker_supply is not None)
+    return tuple(name for name, flag in zip(MODULES, on) if flag)
+
+
+def check_modules(modules: tuple[str, ...] | list[str] | frozenset[str]) -> tuple[str, ...]:
+    """``modules`` as the canonical tuple (:data:`MODULES` order); ``ValueError`` for an unknown name."""
+    unknown = set(modules) - set(MODULES)
+    if unknown:
+        raise ValueError(f"unknown module(s) {', '.join(sorted(unknown))}; the modules are {', '.join(MODULES)}")
+    return tuple(name for name in MODULES if name in modules)
+
+
+def config_name(side: str, modules: tuple[str, ...]) -> str:
+    """The name of a board side with a module set: ``"2-3"``, ``"2-3+missions+emperors_favour+marker_supply"``."""
+    return side + "".join(f"+{m}" for m in modules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,9 +212,13 @@ Item = Move | ShiftFrom | ExchangeFrom | ExchangeTo | str
 class ActionIndex:
     """The action space of one board side: ``size`` indices, each one move (or one half of a shift)."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, modules: tuple[str, ...] = ()) -> None:
         self.board = board
         self.side = board.side
+        #: The Big Box modules of the games this index serves (docs/rules-modules.md), :data:`MODULES` order.
+        self.modules = check_modules(modules)
+        #: The board side and the modules: ``"2-3"``, ``"4-5+emperors_favour+marker_supply"``, ...
+        self.config = config_name(self.side, self.modules)
         entries: list[tuple[str, Item]] = []
         self.families: dict[str, range] = {}
 
@@ -187,6 +258,8 @@ class ActionIndex:
         family("neutral-office", [NeutralOffice(c.code) for c in board.cities])
         if board.expansion:
             self._expansion_families(board, family)
+        if self.modules:
+            self._module_families(board, self.modules, family)
         self.size = len(entries)
         self._items = [item for _, item in entries]
         self._index: dict[Item, int] = {
@@ -202,13 +275,15 @@ class ActionIndex:
         self._exchange_from = exchange.start if exchange else -1
         self._exchange_to = self.families["exchange-to"].start if exchange else -1
         self._green = frozenset(board.cities[c].code for c in board.green_cities)
-        #: indices whose moves the engine makes afresh although their class is interned elsewhere (green swaps)
-        self._fresh = self.families.get("green-swap", range(0))
+        #: indices whose moves the engine makes afresh although their class is interned elsewhere (green swaps, a
+        #: Place paying the Block surcharge)
+        self._fresh = tuple(self.families[name] for name in ("green-swap", "place-pay") if name in self.families)
         self.labels: tuple[str, ...] = tuple(self._label(name, item) for name, item in entries)
-        digest = hashlib.sha256(f"hansa-actions/{VERSION}/{self.side}\n".encode())
+        digest = hashlib.sha256(f"hansa-actions/{VERSION}/{self.config}\n".encode())
         digest.update("\n".join(self.labels).encode())
-        #: ``hansa-actions/<version>/<side>/<size>/<hash>``: what a model trained on this index records.
-        self.fingerprint = f"hansa-actions/{VERSION}/{self.side}/{self.size}/{digest.hexdigest()[:16]}"
+        #: ``hansa-actions/<version>/<config>/<size>/<hash>``: what a model trained on this index records; ``config``
+        #: is the board side, followed by ``+module`` for each Big Box module the games use.
+        self.fingerprint = f"hansa-actions/{VERSION}/{self.config}/{self.size}/{digest.hexdigest()[:16]}"
 
     @staticmethod
     def _expansion_families(board: Board, family: Callable[[str, list[Item]], None]) -> None:
@@ -229,6 +304,23 @@ class ActionIndex:
         family("green-swap", [Swap(c, i) for c in green for i in range(1, GREEN_SWAPS + 1)])
 
     @staticmethod
+    def _module_families(board: Board, modules: tuple[str, ...], family: Callable[[str, list[Item]], None]) -> None:
+        """The families of :data:`MODULE_FAMILIES` (each empty when its module is off)."""
+        favour = "emperors_favour" in modules
+        promo = "marker_supply" in modules
+        types = MARKER_NAMES if promo else MARKER_NAMES[:BASE_MARKER_TYPES]
+        pairs = [(a, b) for i, a in enumerate(types) for b in types[i:]]
+        family("tile", [tile_move(t, a, b) for t in TILE_CODES for a, b in pairs] if favour else [])
+        family("share", [Share(k) for k in "TM"] if favour else [])
+        family("tribute", [TakeTribute(t, m) for t, m in TRIBUTES] if promo else [])
+        family("use-tribute", [UseTribute(r.code) for r in board.routes] if promo else [])
+        family("use-block", [UseBlock(r.code) for r in board.routes] if promo else [])
+        family("use-exchange", [UseExchange(q, m) for q in range(EXCHANGE_SEATS) for m in MARKER_NAMES] if promo else [])
+        family("place-pay", [
+            Place(h, k, pay) for h in board.house_names for k in "TM" for pay in PLACE_PAYS
+        ] if promo else [])
+
+    @staticmethod
     def _label(family: str, item: Item) -> str:
         if isinstance(item, ShiftFrom):
             return f"shift-from {item.house}"
@@ -241,17 +333,20 @@ class ActionIndex:
         return item.text()
 
     @classmethod
-    def for_side(cls, side: str) -> ActionIndex:
-        """The (cached) index of a printed board side, ``"2-3"`` or ``"4-5"``."""
-        return _for_board(load_board(side))
+    def for_side(cls, side: str, modules: tuple[str, ...] | list[str] | frozenset[str] = ()) -> ActionIndex:
+        """The (cached) index of a printed board side (``"2-3"``, ``"4-5"``, ``"east"``, ...) for games with the Big
+        Box ``modules`` (:data:`MODULES` names; none by default)."""
+        board = load_board(side)
+        return _for_config(board, check_modules(modules)) if modules else _for_board(board)
 
     @classmethod
     def for_state(cls, state: GameState) -> ActionIndex:
-        """The (cached) index of the board the game is played on."""
-        return _for_board(state.board)
+        """The (cached) index of the game's board and Big Box modules."""
+        modules = game_modules(state.options)
+        return _for_config(state.board, modules) if modules else _for_board(state.board)
 
     def check(self, fingerprint: str) -> None:
-        """Refuse an index a model was not trained on (another board side or version)."""
+        """Refuse an index a model was not trained on (another board side, module set or version)."""
         if fingerprint != self.fingerprint:
             raise ValueError(f"action index mismatch: the model was trained on {fingerprint}, this is {self.fingerprint}")
 
@@ -266,6 +361,8 @@ class ActionIndex:
         """The index of a move (a shift or an exchange has two: use :meth:`indices`)."""
         if isinstance(move, Shift | Exchange):
             raise ValueError(f"a {move.type} is two decisions: use indices(move)")
+        if isinstance(move, TakeTile):
+            move = tile_move(move.tile, move.first, move.second)  # the two markers in their canonical order
         try:
             return self._index[move]
         except KeyError:
@@ -316,7 +413,7 @@ class ActionIndex:
             if type(m) is Swap and m.city in self._green:
                 return -1
             raise ValueError(f"{m!r} has no index on the {self.side} side")
-        if type(m) in _INTERNED and i not in self._fresh and len(self._by_id) < 20_000:
+        if type(m) in _INTERNED and not any(i in fresh for fresh in self._fresh) and len(self._by_id) < 20_000:
             self._by_id[id(m)] = i
             self._keep.append(m)  # the id stays valid while the object lives
         return i
@@ -374,3 +471,8 @@ class ActionIndex:
 @cache
 def _for_board(board: Board) -> ActionIndex:
     return ActionIndex(board)
+
+
+@cache
+def _for_config(board: Board, modules: tuple[str, ...]) -> ActionIndex:
+    return ActionIndex(board, modules) if modules else _for_board(board)

@@ -12,7 +12,8 @@
 * Observations are ``{"observation", "action_mask"}`` as in :mod:`hansa.ai.pettingzoo_env`; ``info["action_mask"]``
   holds the mask as bools too.  Move 3's shift is two steps (shift-from, shift-to), an exchange too (exchange-from,
   exchange-to).
-* ``options`` are the game options, the map included (``{"map": "east"}``, ``{"map": "britannia"}``).
+* ``options`` are the game options, the map and the Big Box modules included (``{"map": "east"}``,
+  ``{"missions": True, "emperors_favour": True, "marker_supply": [...]}``); the learner sees its own mission card only.
 * An action outside the mask ends the episode with reward -1 and ``info["illegal"] = True`` (the convention of
   PettingZoo's TerminateIllegalWrapper), so sampling from the bare action space cannot corrupt a game.
 * Rewards at the end as in the PettingZoo environment (``"win"``: 1/k for a winner, ``"margin"``); truncation after
@@ -31,7 +32,7 @@ from gymnasium import spaces
 from ..bots import Bot, make_bot
 from ..core.state import GameState
 from .actions import ActionIndex
-from .observation import observe, spec_for
+from .observation import observe, spec_for_state
 from .rewards import check_reward, final_rewards
 
 ObsType = dict[str, np.ndarray]
@@ -68,7 +69,7 @@ class HansaEnv(gymnasium.Env[ObsType, np.int64]):
         self.render_mode = render_mode
         probe = GameState.new(players, 0, self.game_options)
         self.actions = ActionIndex.for_state(probe)
-        self.obs_spec = spec_for(probe.board)
+        self.obs_spec = spec_for_state(probe)
         self.observation_space = spaces.Dict({  # type: ignore[assignment]  # a Dict space of arrays
             "observation": spaces.Box(low=0.0, high=64.0, shape=(self.obs_spec.size,), dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(self.actions.size,), dtype=np.int8),

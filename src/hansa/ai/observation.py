@@ -13,6 +13,13 @@ permanent-marker phase) and then the expansion's own (:data:`EXPANSION_FIELDS`):
 countries, permanent markers, abilities, green cities, 2-point offices) and its state (green cities' offices, the
 permanent marker being resolved, permissions, where the pieces in hand come from, a pending exchange).  The base
 sides' observation is unchanged.
+
+A game with the Big Box modules (options ``missions``, ``emperors_favour``, ``marker_supply``) has its own layout per
+board and module set (:func:`spec_for_state`): the same fields (the phase block 12 wide for the phases SHARE and
+TRIBUTE, the route markers one-hot over 9 types with ``marker_supply``), then :data:`MODULE_FIELDS`, empty for a
+module the game does not use.  Its mission field holds the observing seat's own card only: two positions that differ
+only in the other seats' cards give that seat identical observations.  A game without the modules keeps its board
+side's observation.
 """
 
 from __future__ import annotations
@@ -25,11 +32,19 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.board import COUNTRIES, PERMANENT_EFFECTS, SIDES, Board, load_board
-from ..core.constants import ABILITY_MAX
-from ..core.features import EXPANSION_PHASES, PLAYER_WIDTH, observation_parts
+from ..core.constants import ABILITY_MAX, MARKER_NAMES, MISSION_CARDS, TILE_CODES
+from ..core.features import (
+    EXPANSION_PHASES,
+    MODULE_FAVOUR,
+    MODULE_MISSIONS,
+    MODULE_PHASES,
+    MODULE_PROMO,
+    PLAYER_WIDTH,
+    observation_parts,
+)
 from ..core.position import Phase
 from ..core.state import GameState
-from .actions import GREEN_SWAPS
+from .actions import GREEN_SWAPS, MODULES, check_modules, config_name
 
 Vector = npt.NDArray[np.float32]
 
@@ -37,6 +52,14 @@ SLOTS = 5  #: player slots (padded)
 PIECE = 13  #: one-hot piece: empty, T of slot 0-5, M of slot 0-5 (slot 5 = neutral)
 OWNER = 7  #: one-hot owner: none, slot 0-5
 MARKER_TYPES = 6  #: extra-office, swap, +3, +4, improve, remove3
+#: Marker types with the promo markers (``marker_supply``): the six above, then exchange, tribute, block.
+ALL_MARKER_TYPES = len(MARKER_NAMES)
+#: Promo marker types (Exchange, Tribute, Block), counted in ``promo_markers``.
+PROMO_TYPES = ALL_MARKER_TYPES - MARKER_TYPES
+#: Mission cards (ids 1..9).
+MISSIONS = len(MISSION_CARDS)
+#: Places of a tile's one-hot: out of the game, on the display, owner slot 0-4.
+TILE_PLACES = 2 + SLOTS
 #: Phases of the base game (the expansion maps add Phase.PERMANENT, which the base observation never meets).
 PHASES = int(Phase.OVER) + 1
 #: Offices of a green city's row shown one by one (the action index names swaps up to the last of them).
@@ -61,6 +84,23 @@ EXPANSION_FIELDS = (
     ("hand_origin", "pieces in hand during a Move by kind (T, M) x country lifted from (England, Wales, Scotland) / 5"),
     ("pending_exchange", "house whose piece was chosen by an exchange-from, one-hot (zeros otherwise)"),
     ("map", "east, britannia_3, britannia_45 one-hot; completed cities that end the game / 10"),
+)
+#: The fields of a game with the Big Box modules, after all the others (sizes per board and module set in
+#: docs/ai.md; a field of a module the game does not use is empty).
+MODULE_FIELDS = (
+    ("modules", "missions, emperors_favour, marker_supply: 1 for each module the game uses"),
+    ("mission", "missions: the observing seat's own mission card, one-hot over cards 1-9 (never another seat's)"),
+    ("mission_cities", "missions: per city, 1 for the three cities of the observing seat's own card"),
+    ("favour_tiles", "emperors_favour: per tile (F-FREE, F-ACT, F-INC, F-TWO, F-CITY, F-ABIL), one-hot over out of the "
+                     "game, on the display, owner slot 0-4"),
+    ("favour_turn", "emperors_favour: this turn a marker was used, a tile was taken (no tile may be taken then)"),
+    ("facedown", "emperors_favour: per slot 0-4, markers turned face down for tiles (count)"),
+    ("promo_markers", "marker_supply: per slot 0-4, unused Exchange, Tribute, Block markers (counts)"),
+    ("used_by_type", "marker_supply: per slot 0-4, used markers by type, the 9 types of MARKER_NAMES (counts: what an "
+                     "Exchange may take)"),
+    ("route_tributes", "marker_supply: per route, Tribute markers beside it by owner slot 0-4 (counts)"),
+    ("route_blocks", "marker_supply: per route, Block markers beside it by owner slot 0-4 (counts)"),
+    ("tribute_due", "marker_supply: per slot 0-4, tribute payments still owed to it after the current action (counts)"),
 )
 PLAYER_FEATURES = (
     ("present", "1 if the slot holds a player"),
@@ -100,10 +140,19 @@ class Field:
 
 
 class ObservationSpec:
-    """The layout of the observation on one board side."""
+    """The layout of the observation on one board side, for games with the Big Box ``modules`` (none by default)."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, modules: tuple[str, ...] = ()) -> None:
         self.board = board
+        #: The Big Box modules of the games this layout serves, :data:`hansa.ai.actions.MODULES` order.
+        self.modules = check_modules(modules)
+        #: The board side and the modules, as in the action index's fingerprint.
+        self.config = config_name(board.side, self.modules)
+        missions = "missions" in self.modules
+        favour = "emperors_favour" in self.modules
+        promo = "marker_supply" in self.modules
+        #: Marker types of the route markers' one-hot (the promo ones only with ``marker_supply``).
+        self.marker_types = ALL_MARKER_TYPES if promo else MARKER_TYPES
         self.houses = board.house_count
         self.routes = len(board.routes)
         self.cities = len(board.cities)
@@ -112,7 +161,7 @@ class ObservationSpec:
         self.expansion = board.expansion
         self.green = len(board.green_cities)
         self.permission_cities = len(board.permission_cities)
-        phases = EXPANSION_PHASES if self.expansion else PHASES
+        phases = MODULE_PHASES if self.modules else EXPANSION_PHASES if self.expansion else PHASES
         fields: list[Field] = []
 
         def add(name: str, size: int, meaning: str) -> None:
@@ -123,12 +172,13 @@ class ObservationSpec:
         add("offices", self.offices * PIECE, "per printed office (cities in board order, left to right): its piece, one-hot over 13")
         add("extra_offices", self.cities * 6, "per city: extra offices of slot 0-5 (counts)")
         add("coellen_table", 4 * PIECE, "per Coellen table space (7, 8, 9, 11): its piece, one-hot over 13")
-        add("route_markers", self.routes * (1 + MARKER_TYPES), "per route: bonus marker lying there, one-hot over none + 6 types")
+        add("route_markers", self.routes * (1 + self.marker_types),
+            f"per route: bonus marker lying there, one-hot over none + {self.marker_types} types")
         add("controllers", self.cities * OWNER, "per city: controller, one-hot over none + slot 0-5")
         add("city_filled", self.cities, "per city: printed offices taken / printed offices")
         add("players", SLOTS * len(PLAYER_FEATURES), "per slot 0-4: the player features (docs/ai.md)")
         add("phase", phases, "pending decision: actions, move, relocate, remove, markers, pawn_setup, pawn_end, neutral_office, over"
-            + (", permanent" if self.expansion else ""))
+            + (", permanent" if self.expansion or self.modules else "") + (", share, tribute" if self.modules else ""))
         add("turn", 6, "actions used / 5, allowance / 6, bonus actions / 4, actions left / 6, turn number / 100 (at most 1), completed cities / 10")
         add("hand", 2, "pieces in hand (Move or relocation): Traders / 5, Merchants / 5")
         add("relocation_route", self.routes, "route of the displacement being relocated, one-hot (zeros otherwise)")
@@ -150,6 +200,16 @@ class ObservationSpec:
             }
             for name, meaning in EXPANSION_FIELDS:
                 add(name, sizes[name], meaning)
+        if self.modules:
+            sizes = {
+                "modules": len(MODULES), "mission": MISSIONS * missions, "mission_cities": self.cities * missions,
+                "favour_tiles": len(TILE_CODES) * TILE_PLACES * favour, "favour_turn": 2 * favour,
+                "facedown": SLOTS * favour, "promo_markers": SLOTS * PROMO_TYPES * promo,
+                "used_by_type": SLOTS * ALL_MARKER_TYPES * promo, "route_tributes": self.routes * SLOTS * promo,
+                "route_blocks": self.routes * SLOTS * promo, "tribute_due": SLOTS * promo,
+            }
+            for name, meaning in MODULE_FIELDS:
+                add(name, sizes[name], meaning)
         assert len(PLAYER_FEATURES) == PLAYER_WIDTH, "hansa.core.features writes PLAYER_WIDTH features per slot"
         self.fields = tuple(fields)
         self.size = fields[-1].start + fields[-1].size
@@ -159,7 +219,7 @@ class ObservationSpec:
         self._house_rows = np.arange(self.houses, dtype=np.int64) * PIECE
         self._office_rows = np.arange(self.offices, dtype=np.int64) * PIECE
         self._table_rows = np.arange(4, dtype=np.int64) * PIECE
-        self._route_rows = np.arange(self.routes, dtype=np.int64) * (1 + MARKER_TYPES)
+        self._route_rows = np.arange(self.routes, dtype=np.int64) * (1 + self.marker_types)
         self._house_number = {h: i for i, h in enumerate(board.house_names)}
         # For observe(): where each entry of observation_parts() has its one-hot block (houses, offices, the
         # Coellen table when the board has it, routes, cities): the entry's place is added to it.
@@ -171,6 +231,8 @@ class ObservationSpec:
         # The values that never change in a game: zeros on a base side; an expansion board's facts and its green
         # rows' defaults (every entry empty).
         self._template = self._expansion_template(board) if self.expansion else np.zeros(self.size, dtype=np.float32)
+        if self.modules:
+            self.view(self._template, "modules")[:] = [float(m in self.modules) for m in MODULES]
         # For the expansion's places: the default place of its one-hot block (itself outside the green rows).
         self._default_of = np.arange(self.size, dtype=np.int64)
         #: The expansion fields' starts for the compiled walk (None on a base side).
@@ -182,6 +244,12 @@ class ObservationSpec:
             for entry in range(self.green * GREEN_ROW):
                 base = a["green_row"] + entry * PIECE
                 self._default_of[base : base + PIECE] = base
+        #: The module fields' starts and flags for the compiled walk (None without the modules).
+        self._module_layout: list[int] | None = None
+        if self.modules:
+            self._module_layout = [
+                a[name] for name, _ in MODULE_FIELDS if name != "modules"
+            ] + [MODULE_MISSIONS * missions | MODULE_FAVOUR * favour | MODULE_PROMO * promo]
         # The dense fields, contiguous from city_filled to pawn, and what each of their bytes is divided by
         # (float32: the quotient of two float32 integers is correctly rounded, so it is the float32 of Python's own
         # int / int; the one-hot fields by 1).
@@ -265,17 +333,32 @@ class ObservationSpec:
 
 
 @cache
-def spec_for(board: Board) -> ObservationSpec:
-    """The (cached) layout of a board."""
-    return ObservationSpec(board)
+def spec_for(board: Board, modules: tuple[str, ...] = ()) -> ObservationSpec:
+    """The (cached) layout of a board, for games with the Big Box ``modules`` (:data:`hansa.ai.actions.MODULES`
+    order; none by default)."""
+    return ObservationSpec(board, modules)
 
 
-def spec_for_side(side: str) -> ObservationSpec:
-    return spec_for(load_board(side))
+def spec_for_side(side: str, modules: tuple[str, ...] | list[str] | frozenset[str] = ()) -> ObservationSpec:
+    """The (cached) layout of a board side (``"2-3"``, ``"east"``, ...) for games with the Big Box ``modules``."""
+    return spec_for(load_board(side), check_modules(modules)) if modules else spec_for(load_board(side))
+
+
+def spec_for_state(state: GameState) -> ObservationSpec:
+    """The (cached) layout of a game's observation: its board and its Big Box modules."""
+    o = state.options
+    if not (o.missions or o.emperors_favour or o.marker_supply is not None):
+        return spec_for(state.board)
+    return _spec_for_modules(state.board, o.missions, o.emperors_favour, o.marker_supply is not None)
+
+
+@cache
+def _spec_for_modules(board: Board, missions: bool, favour: bool, promo: bool) -> ObservationSpec:
+    return spec_for(board, tuple(m for m, on in zip(MODULES, (missions, favour, promo)) if on))
 
 
 def observe(state: GameState, seat: int, pending_house: str | None = None, pending_exchange: str | None = None) -> Vector:
-    """The flat observation of ``seat`` (float32, ``spec_for(state.board).size`` long).  ``pending_house``: the
+    """The flat observation of ``seat`` (float32, ``spec_for_state(state).size`` long).  ``pending_house``: the
     house chosen by a shift-from whose destination is the decision now; ``pending_exchange``: the house chosen by an
     exchange-from (expansion boards), whose partner is the decision now (the AI adapters pass them:
     :meth:`ActionIndex.pending_house`, :meth:`ActionIndex.pending_exchange`).
@@ -283,12 +366,20 @@ def observe(state: GameState, seat: int, pending_house: str | None = None, pendi
     Written for speed: the compiled core walks the position once (:func:`hansa.core.features.observation_parts`)
     and reports the place of every one-hot entry, which numpy sets in one step, and the contiguous dense fields as
     counts, which it divides into place in one step.  ``tests/test_ai_observation.py``
-    checks it against a plain reference implementation on whole games of every configuration."""
-    spec = spec_for(state.board)
-    entries, dense, on, at, values = observation_parts(
-        state, seat, spec._extras_at, spec._dense_at, spec._start["players"], spec._relocation_route_at,
-        spec._pawn_at, spec._dense_end, spec._phases, spec._expansion_layout,
-    )
+    checks it against a plain reference implementation on whole games of every configuration.
+
+    In a game with Mission Cards the vector holds ``seat``'s own card and no other seat's."""
+    spec = spec_for_state(state)
+    if spec._module_layout is None:
+        entries, dense, on, at, values = observation_parts(
+            state, seat, spec._extras_at, spec._dense_at, spec._start["players"], spec._relocation_route_at,
+            spec._pawn_at, spec._dense_end, spec._phases, spec._expansion_layout,
+        )
+    else:
+        entries, dense, on, at, values = observation_parts(
+            state, seat, spec._extras_at, spec._dense_at, spec._start["players"], spec._relocation_route_at,
+            spec._pawn_at, spec._dense_end, spec._phases, spec._expansion_layout, spec._module_layout,
+        )
     kind = (state.players, state.options.two_player_variant)
     template = spec._templates.get(kind)
     if template is None:
@@ -316,14 +407,15 @@ def observe_graph(
 ) -> dict[str, Any]:
     """The same information for graph networks: node features per house, route, office and city, the player
     table, the globals, and the board's static edge lists (``spec.edges``).  On an expansion board the rows get the
-    expansion's fields too (docs/ai.md)."""
-    spec = spec_for(state.board)
+    expansion's fields too, in a game with the Big Box modules the modules' fields (docs/ai.md)."""
+    spec = spec_for_state(state)
     flat = observe(state, seat, pending_house, pending_exchange)
 
     def v(name: str) -> Vector:
         return spec.view(flat, name)
-    routes = np.zeros((spec.routes, 1 + MARKER_TYPES + 3), dtype=np.float32)
-    routes[:, : 1 + MARKER_TYPES] = v("route_markers").reshape(spec.routes, -1)
+    types = spec.marker_types
+    routes = np.zeros((spec.routes, 1 + types + 3), dtype=np.float32)
+    routes[:, : 1 + types] = v("route_markers").reshape(spec.routes, -1)
     routes[:, -3] = [state.route_free[r.index] / r.spaces for r in state.board.routes]
     routes[:, -2] = [float(r.tavern) for r in state.board.routes]
     routes[:, -1] = v("relocation_route")
@@ -355,7 +447,17 @@ def observe_graph(
         glob = np.concatenate(
             [glob, *(v(name) for name in ("permanent", "permissions", "hand_origin", "map", "green_row"))]
         )
+    players = v("players").reshape(SLOTS, -1)
+    if spec.modules:
+        routes = np.concatenate(
+            [routes, v("route_tributes").reshape(spec.routes, -1), v("route_blocks").reshape(spec.routes, -1)], axis=1
+        )
+        cities = np.concatenate([cities, v("mission_cities").reshape(spec.cities, -1)], axis=1)
+        players = np.concatenate([players, *(
+            v(name).reshape(SLOTS, -1) for name in ("facedown", "promo_markers", "used_by_type", "tribute_due")
+        )], axis=1)
+        glob = np.concatenate([glob, *(v(name) for name in ("modules", "mission", "favour_tiles", "favour_turn"))])
     return {
         "houses": houses, "routes": routes, "offices": offices, "cities": cities,
-        "players": v("players").reshape(SLOTS, -1), "globals": glob, "edges": spec.edges,
+        "players": players, "globals": glob, "edges": spec.edges,
     }

@@ -32,8 +32,9 @@ from open_spiel.python.algorithms import ismcts, mcts
 from ..bots import clock
 from ..bots.base import Bot
 from ..core.moves import Move
+from ..core.options import GameOptions
 from ..core.state import GameState
-from .openspiel_game import HansaGame, HansaState
+from .openspiel_game import HansaGame, HansaState, module_params
 
 #: Spec settings: name -> (attribute, type).
 _SETTINGS = {
@@ -133,8 +134,8 @@ class OpenSpielBot(Bot):
         self.rollouts = rollouts
         self.horizon = horizon
         self.random = np.random.RandomState(None if seed is None else seed % 2**32)
-        self._games: dict[tuple[int, str, str], HansaGame] = {}
-        self._bots: dict[tuple[int, str, str], Any] = {}
+        self._games: dict[tuple[Any, ...], HansaGame] = {}
+        self._bots: dict[tuple[Any, ...], Any] = {}
         #: Statistics of the last decision: simulations and seconds.
         self.last_stats: dict[str, float] = {}
 
@@ -163,15 +164,20 @@ class OpenSpielBot(Bot):
 
     def _game(self, state: GameState) -> HansaGame:
         variant = state.options.two_player_variant if state.players == 2 else "neutral"
-        key = (state.players, variant, state.options.map)
+        modules = module_params(state.options)
+        key = (state.players, variant, state.options.map, *modules.values())
         game = self._games.get(key)
         if game is None:
-            params = {"players": state.players, "variant": variant, "max_moves": self.horizon, "map": state.options.map}
+            params = {
+                "players": state.players, "variant": variant, "max_moves": self.horizon, "map": state.options.map,
+                **modules,
+            }
             game = self._games[key] = HansaGame(params)
         return game
 
     def _bot(self, game: HansaGame) -> Any:
-        key = (game.players, str(game.get_parameters()["variant"]), game.map)
+        params = game.get_parameters()
+        key = (game.players, str(params["variant"]), game.map, *(params[name] for name in module_params(GameOptions())))
         bot = self._bots.get(key)
         if bot is not None:
             return bot
@@ -205,7 +211,8 @@ class OpenSpielBot(Bot):
             return moves[0]
         game = self._game(state)
         bot = self._bot(game)
-        # The search gets a determinized copy: the real face-down order never reaches it.
+        # The search gets a determinized copy: the real face-down order (and the other seats' mission cards) never
+        # reaches it.
         world = random.Random(int(self.random.randint(2**31)))
         ps = HansaState(game, state.determinized(world))
         action = self._step(bot, ps)

@@ -10,11 +10,17 @@
   sum with returns = win share (1/k for each of k winners, 0 for the others).
 * ``map``: ``base`` (default), ``east`` or ``britannia`` (3-5 players; the board side follows the player count),
   with that side's action index and observation.
+* The Big Box modules: ``missions`` and ``emperors_favour`` (bools), ``marker_supply`` (the 12 marker names joined by
+  commas, ``""`` for none); with any of them the game has the action index and observation of its board with those
+  modules (docs/ai.md).  Each player's mission card is hidden from the others: a player's observation and
+  information state hold its own card only, and :meth:`HansaState.resample_from_infostate` deals the other players'
+  cards again.
 * **Sampled stochastic**: the game's randomness (start player, tavern markers, the face-down order of the bonus
   markers that claims draw) is sampled from the game's ``rng_seed`` stream when a new initial state is made; the
-  marker draws then follow that hidden order.  Nobody sees it: :meth:`HansaState.resample_from_infostate` reshuffles
-  the hidden markers (hansa's determinization), so OpenSpiel's ISMCTS searches on worlds consistent with what the
-  player knows.
+  marker draws then follow that hidden order, and, with ``missions``, the mission cards dealt.  Nobody sees the
+  markers, and nobody another player's card: :meth:`HansaState.resample_from_infostate` reshuffles the hidden markers
+  and deals the other players' cards again (hansa's determinization for that player), so OpenSpiel's ISMCTS searches
+  on worlds consistent with what the player knows.
 * Actions are the :class:`hansa.ai.actions.ActionIndex` of the board side (a Move-3 shift is two actions, and so is
   an exchange on the expansion maps).
 * Observation and information-state tensors are :func:`hansa.ai.observation.observe` (the position is a sufficient
@@ -32,12 +38,24 @@ import numpy as np
 import pyspiel
 
 from ..core.board import side_for_players
+from ..core.options import GameOptions
 from ..core.state import GameState
-from .actions import ActionIndex
+from .actions import ActionIndex, game_modules
 from .observation import observe, spec_for_side
 from .rewards import final_rewards
 
-_DEFAULTS = {"players": 3, "variant": "neutral", "rng_seed": 0, "max_moves": 3000, "map": "base"}
+_DEFAULTS = {
+    "players": 3, "variant": "neutral", "rng_seed": 0, "max_moves": 3000, "map": "base",
+    "missions": False, "emperors_favour": False, "marker_supply": "",
+}
+
+
+def module_params(options: GameOptions) -> dict[str, Any]:
+    """The game parameters of a hansa game's Big Box modules (``missions``, ``emperors_favour``, ``marker_supply``)."""
+    return {
+        "missions": options.missions, "emperors_favour": options.emperors_favour,
+        "marker_supply": ",".join(options.marker_supply) if options.marker_supply is not None else "",
+    }
 
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_hansa",
@@ -64,13 +82,21 @@ class HansaGame(pyspiel.Game):
         p = {**_DEFAULTS, **(params or {})}
         self.players = int(p["players"])
         self.map = str(p["map"])
-        self.options: dict[str, str] = {"two_player_variant": str(p["variant"])} if self.players == 2 else {}
+        self.options: dict[str, Any] = {"two_player_variant": str(p["variant"])} if self.players == 2 else {}
         if self.map != "base":
             self.options["map"] = self.map
+        if p["missions"]:
+            self.options["missions"] = True
+        if p["emperors_favour"]:
+            self.options["emperors_favour"] = True
+        if p["marker_supply"]:
+            self.options["marker_supply"] = [name.strip() for name in str(p["marker_supply"]).split(",")]
         self.max_moves = int(p["max_moves"])
         side = self.side = side_for_players(self.players, self.map)
-        self.actions = ActionIndex.for_side(side)
-        self.obs_size = spec_for_side(side).size
+        #: The Big Box modules (checked by the engine: e.g. missions only on the base map).
+        self.modules = game_modules(GameOptions.from_dict(self.options))
+        self.actions = ActionIndex.for_side(side, self.modules)
+        self.obs_size = spec_for_side(side, self.modules).size
         info = pyspiel.GameInfo(
             num_distinct_actions=self.actions.size, max_chance_outcomes=0, num_players=self.players,
             min_utility=0.0, max_utility=1.0, utility_sum=None, max_game_length=2 * self.max_moves,
@@ -105,6 +131,7 @@ class HansaState(pyspiel.State):
         super().__init__(game)
         self.position = _Position(state)
         self.side = game.side
+        self.modules = game.modules
         self.players = game.players
         self.max_moves = game.max_moves
         self.pending: int | None = None
@@ -117,7 +144,7 @@ class HansaState(pyspiel.State):
 
     @property
     def actions(self) -> ActionIndex:
-        return ActionIndex.for_side(self.side)
+        return ActionIndex.for_side(self.side, self.modules)
 
     def _ended(self) -> bool:
         return self.gs.is_over or self.moves >= self.max_moves
@@ -153,9 +180,11 @@ class HansaState(pyspiel.State):
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> HansaState:
         """A state the player cannot tell from this one: the hidden markers (face-down supply and plates)
-        reshuffled, seeded from ``probability_sampler``."""
+        reshuffled and, with ``missions``, the other players' cards dealt again (``player_id``'s own card kept),
+        seeded from ``probability_sampler``."""
         other: HansaState = self.clone()
-        other.position = _Position(self.gs.determinized(random.Random(int(probability_sampler() * 2**31))))
+        rng = random.Random(int(probability_sampler() * 2**31))
+        other.position = _Position(self.gs.determinized(rng, viewer=player_id))
         return other
 
     def __str__(self) -> str:
@@ -164,7 +193,7 @@ class HansaState(pyspiel.State):
 
 class HansaObserver:
     """OpenSpiel's PyObserver: the tensor is the seat's observation; the string is the public position (and, with
-    perfect recall, the whole action history)."""
+    perfect recall, the whole action history), with the seat's own mission card when the game has Mission Cards."""
 
     def __init__(self, game: HansaGame, iig_obs_type: Any, params: Any) -> None:
         if params:
@@ -181,9 +210,11 @@ class HansaObserver:
 
     def string_from(self, state: HansaState, player: int) -> str:
         public = f"{state.gs.public_key()!r} pending={state.pending}"
+        missions = state.gs.missions
+        own = f"p{player} mission={missions[player]} " if 0 <= player < len(missions) else f"p{player} "
         if self.perfect_recall:
-            return f"p{player} " + " ".join(map(str, state.actions_taken)) + " | " + public
-        return f"p{player} " + public
+            return own + " ".join(map(str, state.actions_taken)) + " | " + public
+        return own + public
 
 
 pyspiel.register_game(_GAME_TYPE, HansaGame)

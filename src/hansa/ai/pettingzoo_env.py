@@ -15,6 +15,9 @@
   agent (shift-from, then shift-to), and so does an exchange (exchange-from, exchange-to) on the expansion maps.
 * ``options`` are the game options (``hansa.core.options``), the map included: ``{"map": "east"}`` or
   ``{"map": "britannia"}`` plays an expansion map (3-5 players) with its own action index and observation.
+  The Big Box modules (``{"missions": True, "emperors_favour": True, "marker_supply": [...12 names]}``) select the
+  action index and observation of the board with those modules (docs/ai.md); each agent's observation holds its own
+  mission card, never another agent's.
 * Rewards come at the end: ``reward="win"`` gives each winner 1/k (k winners) and the others 0; ``reward="margin"``
   gives each seat (its final score - the best other final score) / 10.
 * ``max_moves`` truncates a game that has not ended (random play on this game can run for a long time).
@@ -32,7 +35,7 @@ from pettingzoo.utils import wrappers
 
 from ..core.state import GameState
 from .actions import ActionIndex
-from .observation import observe, spec_for
+from .observation import observe, spec_for_state
 from .rewards import check_reward, final_rewards
 
 
@@ -66,7 +69,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.render_mode = render_mode
         probe = GameState.new(players, 0, self.game_options)
         self.actions = ActionIndex.for_state(probe)
-        self.obs_spec = spec_for(probe.board)
+        self.obs_spec = spec_for_state(probe)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agents = self.possible_agents[:]
         obs_space = spaces.Dict({

@@ -199,6 +199,10 @@ class PolicyBot(Bot):
             return moves[0]
         if state.board.side != self.side:
             raise ValueError(f"this policy was trained on the {self.side} board side, the game is on {state.board.side}")
+        if ActionIndex.for_state(state) is not self.actions:
+            raise ValueError(
+                f"this policy was trained on {self.actions.config}, the game is on {ActionIndex.for_state(state).config}"
+            )
         seat = state.decider
         first = self.pick(observe(state, seat), self.actions.mask(state))
         move = self.actions.move(first)

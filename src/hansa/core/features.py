@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .constants import NEUTRAL
+from .constants import MISSION_CARDS, NEUTRAL, TILE_DISPLAY, TILE_OUT
 from .moves import Move
 from .position import Phase
 from .state import GameState
@@ -20,6 +20,15 @@ SLOTS = 5
 PHASES: Final = int(Phase.OVER) + 1  # the base game's phases (Phase.PERMANENT is an expansion phase)
 #: Phases on an expansion board (Phase.PERMANENT included).
 EXPANSION_PHASES: Final = int(Phase.PERMANENT) + 1
+#: Phases of a game with the Big Box modules, on any board (Phase.SHARE and Phase.TRIBUTE included).
+MODULE_PHASES: Final = int(Phase.TRIBUTE) + 1
+#: Bonus marker types with a player feature of their own (extra office ... remove3); the promo markers (Exchange,
+#: Tribute, Block) are counted in the module fields.
+BASE_MARKER_TYPES: Final = 6
+#: Flags of the module layout (its last entry): which Big Box modules the game uses.
+MODULE_MISSIONS: Final = 1
+MODULE_FAVOUR: Final = 2
+MODULE_PROMO: Final = 4
 _OVER: Final = int(Phase.OVER)
 _RELOCATE: Final = int(Phase.RELOCATE)
 _REMOVE: Final = int(Phase.REMOVE)
@@ -45,6 +54,7 @@ def action_flags(moves: list[Move], by_id: dict[int, int], size: int) -> tuple[b
 def observation_parts(
     state: GameState, seat: int, extras_at: int, dense_at: int, players_at: int, relocation_route_at: int,
     pawn_at: int, dense_end: int, phases: int = PHASES, expansion: list[int] | None = None,
+    modules: list[int] | None = None,
 ) -> tuple[bytes, bytes, bytes, list[int], list[float]]:
     """One seat's observation as parts (field starts in the flat vector: ``extras_at`` of ``extra_offices``,
     ``dense_at`` of ``city_filled``, ``players_at`` of ``players``, ... as laid out by ``ObservationSpec``):
@@ -64,7 +74,10 @@ def observation_parts(
 
     A city's offices, for its controller and the players' office counts, are its extra offices, its printed ones and
     (East's green cities) the permanent marker's offices right of them, left to right.  ``expansion`` (an expansion
-    board's layout, see :func:`_expansion_parts`) adds that board's state fields to ``on`` and ``at`` / ``values``.
+    board's layout, see :func:`_expansion_parts`) adds that board's state fields to ``on`` and ``at`` / ``values``;
+    ``modules`` (a Big Box game's layout, see :func:`_module_parts`) the modules' fields, the observing seat's own
+    mission card and no other.  The players' marker features count the six base types only (the promo markers are
+    the modules' fields).
     """
     n = state.players
     slot = [5] * 6
@@ -186,7 +199,8 @@ def observation_parts(
             dense[row + 5 + j] = levels[lv + j]
         dense[row + 10] = state.score[q]
         for m in state.markers[q]:
-            dense[row + 11 + m] += 1
+            if m < BASE_MARKER_TYPES:
+                dense[row + 11 + m] += 1
         dense[row + 17] = len(state.used_markers[q])
         dense[row + 18] = len(state.plate[q])
         dense[row + 19] = office_n[q]
@@ -227,7 +241,82 @@ def observation_parts(
     on: list[int] = []
     if expansion:
         _expansion_parts(state, slot, expansion, on, at, values)
+    if modules:
+        _module_parts(state, seat, slot, modules, on, at, values)
     return bytes(entries), bytes(dense), bytes(on), at, values
+
+
+def _module_parts(
+    state: GameState, seat: int, slot: list[int], layout: list[int], on: list[int], at: list[int], values: list[float]
+) -> None:
+    """The Big Box modules' fields (docs/ai.md), added to ``on`` (places set to 1) and ``at`` / ``values`` (counts).
+    ``layout``: the starts of ``mission``, ``mission_cities``, ``favour_tiles``, ``favour_turn``, ``facedown``,
+    ``promo_markers``, ``used_by_type``, ``route_tributes``, ``route_blocks`` and ``tribute_due``, then the modules'
+    flags (:data:`MODULE_MISSIONS` | :data:`MODULE_FAVOUR` | :data:`MODULE_PROMO`).  Of the mission cards only
+    ``seat``'s own is read."""
+    mission_at, cities_at, tiles_at, turn_at, facedown_at, promo_at, used_at, tributes_at, blocks_at, due_at, flags = (
+        layout
+    )
+    n = state.players
+    if flags & MODULE_MISSIONS and 0 <= seat < len(state.missions):
+        card = state.missions[seat]
+        _put(on, mission_at + card - 1)
+        city_index = state.board.city_index
+        for code in MISSION_CARDS[card]:
+            _put(on, cities_at + city_index[code])
+    if flags & MODULE_FAVOUR and state.favour:
+        for t, where in enumerate(state.favour):
+            place = 0 if where == TILE_OUT else 1 if where == TILE_DISPLAY else 2 + slot[where]
+            _put(on, tiles_at + t * 7 + place)
+        if state.fav_flags & 1:
+            _put(on, turn_at)
+        if state.fav_flags & 2:
+            _put(on, turn_at + 1)
+        for q in range(n):
+            k = len(state.facedown[q])
+            if k:
+                at.append(facedown_at + slot[q])
+                values.append(float(k))
+    if flags & MODULE_PROMO:
+        for q in range(n):
+            counts = [0] * 9
+            for m in state.markers[q]:
+                if m >= BASE_MARKER_TYPES:
+                    counts[m] += 1
+            for m in range(BASE_MARKER_TYPES, 9):
+                if counts[m]:
+                    at.append(promo_at + slot[q] * 3 + m - BASE_MARKER_TYPES)
+                    values.append(float(counts[m]))
+            used = [0] * 9
+            for m in state.used_markers[q]:
+                used[m] += 1
+            for m in range(9):
+                if used[m]:
+                    at.append(used_at + slot[q] * 9 + m)
+                    values.append(float(used[m]))
+        _beside(state.tributes, tributes_at, slot, at, values)
+        _beside(state.blocks, blocks_at, slot, at, values)
+        if state.tribute_due:
+            due = [0] * 5
+            for q in state.tribute_due:
+                due[slot[q]] += 1
+            for o in range(5):
+                if due[o]:
+                    at.append(due_at + o)
+                    values.append(float(due[o]))
+
+
+def _beside(markers: tuple[tuple[int, int], ...], start: int, slot: list[int], at: list[int], values: list[float]) -> None:
+    """Counts of Tribute (Block) markers per route and owner slot, as positions from ``start`` (5 per route)."""
+    if not markers:
+        return
+    counts: dict[int, int] = {}
+    for r, owner in markers:
+        position = start + r * 5 + slot[owner]
+        counts[position] = counts.get(position, 0) + 1
+    for position, k in counts.items():
+        at.append(position)
+        values.append(float(k))
 
 
 def _expansion_parts(
