@@ -651,7 +651,7 @@ def test_compact_view_with_modules_fits_80_by_24(players: int) -> None:
 def test_modules_command_and_five_players_at_80_by_24(tmp_path: Path) -> None:
     game = Game([f"P{i}" for i in range(5)], seed=5, options=MODULES)
     con = Console(width=80, height=24, record=True, color_system=None, file=io.StringIO())
-    script = Script(["modules", "quit", "n"], con)
+    script = Script(["modules", "quit", ""], con)
     session = PlaySession(game, ["human"] + ["random"] * 4, console=con, ask=script, autosave_dir=tmp_path, view="compact")
     script.session = session
     session.run()
