@@ -194,6 +194,7 @@ class Player:
             self.button(page.locator(f"#action-buttons button[data-action='{kind}']"))
             page.wait_for_selector(f"svg.board g.route.hl[data-key='r:{j['route']}']")
             seen[f"{kind}-prompt"] = page.locator("#prompt").inner_text()
+            shot(page, f"{seen['name']}-{kind}-route")
             self.route(j["route"])
         elif kind in ("share", "tribute") or (kind == "done" and page_view(page)["state"]["turn"]["phase"] == "share"):
             phase = page_view(page)["state"]["turn"]["phase"]
