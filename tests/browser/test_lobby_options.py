@@ -20,7 +20,7 @@ NEUTRAL_OPTIONS = ("neutral_coellen", "neutral_keep_on_ability_route", "neutral_
 PAWN_OPTIONS = ("pawn_free_moves",)
 EAST_OPTIONS = ("green_city_swap", "green_city_free_for_markers")
 BRITANNIA_OPTIONS = ("permission_holder", "permission_timing", "relocation_rings")
-OWN_PLACE = {"two_player_variant", "map"}  # chosen in their own places of the form
+OWN_PLACE = {"two_player_variant", "map", "missions", "emperors_favour", "marker_supply"}  # chosen in their own places of the form
 
 def open_lobby(page: Any, server: Server) -> None:
     page.goto(server.base + "/")
@@ -411,6 +411,86 @@ def test_options_follow_the_map(new_page: Any, server: Server) -> None:
     assert tags[:3] == ["britannia", "britannia", "east"]
 
 
+# ---------------------------------------------------------------------------------------------- the Big Box modules
+
+MODULE_SECTIONS = {"missions": ("6.19", "8.2"), "emperors_favour": ("6.20", "8.3"), "marker_supply": ("6.21", "8.5")}
+
+
+def supply_counts(page: Any) -> dict[str, int]:
+    rows = page.locator("#supply-editor .supply-row")
+    return {rows.nth(i).get_attribute("data-marker"): int(rows.nth(i).locator(".supply-count").inner_text()) for i in range(rows.count())}
+
+
+def test_modules_are_chosen_in_their_own_box(new_page: Any, server: Server) -> None:
+    """The three modules of docs/rules.md §8: a checkbox each with a line on what it adds and links to its §6 and §8
+    sections; the promotional markers' supply made with counters that keep to 12 markers and the most of each kind;
+    Mission Cards off on the expansion maps; what is ticked reaches the game."""
+    page = new_page()
+    open_lobby(page, server)
+    spec = server.call("GET", "/api/options")["options"]["marker_supply"]
+    box = page.locator("#modules-box")
+    assert box.is_visible()
+    for key, (section, rule) in MODULE_SECTIONS.items():
+        row = page.locator(f"#modules .module[data-module-row='{key}']")
+        assert not row.locator("input").is_checked()
+        assert row.locator(".module-label").inner_text() and row.locator(".module-line").inner_text()
+        assert row.locator("a.opt-rule").get_attribute("href") == "/rules#s" + section.replace(".", "-")
+        assert row.locator("a.opt-rule").inner_text() == f"Rules §{section}"
+        assert row.locator("a.base-rule").get_attribute("href") == "/rules#s" + rule.replace(".", "-")
+    # Nothing ticked: nothing sent.
+    sent, _ = create(page)
+    assert sent["options"] == {}
+    # Promotional markers: the suggested supply of 12, every promotional marker in it.
+    assert page.locator("#supply-editor").is_hidden()
+    page.check("#mod-marker_supply")
+    assert page.locator("#supply-editor").is_visible()
+    counts = supply_counts(page)
+    assert list(counts) == spec["values"] and sum(counts.values()) == spec["length"]
+    assert all(counts[m] >= 1 for m in ("exchange", "tribute", "block"))
+    assert page.locator("#supply-total").inner_text() == "12 of 12 markers"
+    # A full supply: no counter goes up; one less Extra office leaves room for a second Block.
+    assert page.locator("#supply-editor .step.more:not([disabled])").count() == 0
+    page.locator("#supply-editor .supply-row[data-marker='extra-office'] .less").click()
+    assert "choose 1 more" in page.locator("#supply-total").inner_text()
+    # 11 markers are refused before anything is sent.
+    page.click("#create-btn")
+    assert "exactly 12 markers" in page.locator("#create-error").inner_text()
+    block = page.locator("#supply-editor .supply-row[data-marker='block']")
+    block.locator(".more").click()
+    assert block.locator(".supply-count").inner_text() == "2"
+    assert block.locator(".more").is_disabled()  # at most 2 Blocks (GET /api/options: most)
+    page.locator("#supply-editor .supply-row[data-marker='remove3']").locator(".less").click()
+    assert page.locator("#supply-editor .supply-row[data-marker='remove3'] .more").is_enabled()
+    page.locator("#supply-editor .supply-row[data-marker='remove3']").locator(".more").click()
+    assert page.locator("#supply-editor .supply-row[data-marker='remove3'] .more").is_disabled()  # at most 1
+    page.check("#mod-missions")
+    page.check("#mod-emperors_favour")
+    sent, game = create(page)
+    wanted = ["extra-office", "swap", "+3", "+4", "improve", "remove3", "exchange", "exchange", "tribute", "tribute", "block", "block"]
+    assert sent["options"] == {"missions": True, "emperors_favour": True, "marker_supply": wanted}
+    view = server.call("GET", f"/api/games/{game['id']}")
+    assert view["options"] == sent["options"] and len(view["state"]["favour"]["display"]) == 3
+    # East: no Mission Cards there (the box is off, a note says why); the other two go with the map.
+    page.check("input[name=map][value=east]")
+    missions = page.locator("#mod-missions")
+    assert missions.is_disabled() and not missions.is_checked()
+    assert page.locator("#modules .module[data-module-row='missions'] .module-note").is_visible()
+    sent, _ = create(page)
+    assert sent["options"] == {"map": "east", "emperors_favour": True, "marker_supply": wanted}
+    # Back on the base board the box is ticked again; the suggested mix comes back on request.
+    page.check("input[name=map][value=base]")
+    assert missions.is_enabled() and missions.is_checked()
+    page.click("#supply-reset")
+    assert sum(supply_counts(page).values()) == 12 and supply_counts(page)["block"] == 1
+    page.uncheck("#mod-marker_supply")
+    assert page.locator("#supply-editor").is_hidden()
+    sent, _ = create(page)
+    assert sent["options"] == {"missions": True, "emperors_favour": True}
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.check("#mod-marker_supply")
+    box.screenshot(path=str(SCREENSHOTS / "lobby-modules-desktop.png"))
+
+
 # ---------------------------------------------------------------------------------------------- phones
 
 
@@ -439,6 +519,15 @@ def test_lobby_fits_a_phone(new_page: Any, server: Server) -> None:
             if btn.get_attribute("aria-expanded") == "false":
                 btn.click()
         assert page.evaluate(SIDEWAYS) == []
+    # The modules, the promotional markers' counters open.
+    for key in ("missions", "emperors_favour", "marker_supply"):
+        page.check(f"#mod-{key}")
+    assert page.locator("#supply-editor").is_visible()
+    assert page.evaluate(SIDEWAYS) == []
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#modules-box").screenshot(path=str(SCREENSHOTS / "lobby-modules-phone.png"))
+    for key in ("missions", "emperors_favour", "marker_supply"):
+        page.uncheck(f"#mod-{key}")
     # The created game's links.
     seat(page, 1).locator(".seat-type").select_option("human")
     page.check("#hotseat")

@@ -1120,6 +1120,22 @@ export class BoardView {
       placed.push({ x, y, w, hgt: 20 * k });
       markers.push({ route, type, label, x, y, w });
     }
+    // Tribute and Block markers beside their routes (docs/rules.md §8.7, §8.8): a tile edged in the owner's colour
+    // with the owner's Trader on it, clear of the bonus markers; clicking it is clicking the route.
+    const beside = [
+      ...(state.tributes || []).map(([route, owner]) => ({ type: "tribute", route, owner })),
+      ...(state.blocks || []).map(([route, owner]) => ({ type: "block", route, owner })),
+    ];
+    for (const b of beside) {
+      const geo = this.routeGeom.get(b.route);
+      if (!geo) continue;
+      const label = markerShort(b.type);
+      const w = (label.length * 6.2 + 28) * k;
+      const hgt = 20 * k;
+      const [x, y] = this.clearBeside(geo, w, hgt, placed);
+      placed.push({ x, y, w, hgt });
+      Object.assign(b, { label, x, y, w, hgt });
+    }
     // A "Claim" badge on every claimable route (clicking it opens the benefit chooser), clear of the markers.
     for (const [key, kind] of keys) {
       if (kind !== "claim" || !key.startsWith("r:")) continue;
@@ -1150,6 +1166,26 @@ export class BoardView {
         ),
       );
     }
+    for (const b of beside) if (b.label) g.append(this.besideMarker(b, keys));
+  }
+
+  /** A Tribute or Block marker beside its route, with its owner's Trader (drawMarkers placed it). */
+  besideMarker({ type, route, owner, label, x, y, w, hgt }, keys) {
+    const k = this.k;
+    const key = `r:${route}`;
+    const kind = keys.get(key);
+    const geo = this.routeGeom.get(route);
+    const r = this.layout.routes.find((x) => x.code === route);
+    const names = r ? r.cities.map((c) => (this.cityByCode.get(c) || { name: c }).name).join("–") : route;
+    return s(
+      "g",
+      { class: `beside-marker beside-${type}${kind ? ` hl hl-${kind}` : ""}`, "data-key": key, "data-beside": type, "data-route": route, "data-owner": owner },
+      s("title", { text: t(`board.${type}Title`, { owner: this.ownerName(owner), route: names }) }),
+      geo ? s("line", { x1: x, y1: y, x2: geo.apex[0], y2: geo.apex[1], class: "beside-link", stroke: this.colour(owner), "stroke-width": 1.6 * k }) : null,
+      s("rect", { x: x - w / 2, y: y - hgt / 2, width: w, height: hgt, rx: 5 * k, class: "beside-tile", stroke: this.colour(owner), "stroke-width": 2.6 * k, filter: "url(#shadow)" }),
+      this.piece("T", owner, x - w / 2 + 10 * k, y, 10 * k),
+      s("text", { x: x + 7 * k, y: y + 3.8 * k, "font-size": 10 * k, class: "beside-label", text: label }),
+    );
   }
 
   /** The permanent bonus markers of the sea routes (East, Britannia): a badge with a symbol and a short name, the

@@ -8,7 +8,7 @@
 // A move a bot made for a human seat (by "bot") or the clock made when the seat's time ran out (by "clock") is
 // told as theirs: "The bot, for Ann, placed …", "Ann's time ran out: the clock ended the turn."
 
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 
 /** The piece, ability and marker names of the current language. */
@@ -62,7 +62,9 @@ export function caption(entry, ctx) {
   if (house) keys.push(`h:${house}`);
   switch (j.type) {
     case "place":
-      text = t("cap.place", { who, piece: pieceName(j.piece), route: routeName(ctx, routeOf(house)) });
+      text = j.pay // beside Block markers: the extra pieces to the stock (docs/rules.md §8.8)
+        ? t("cap.placePay", { who, piece: pieceName(j.piece), route: routeName(ctx, routeOf(house)), pay: payWords(j.pay) })
+        : t("cap.place", { who, piece: pieceName(j.piece), route: routeName(ctx, routeOf(house)) });
       break;
     case "displace": {
       const victim = before(d, house) || [-1, "T"];
@@ -98,7 +100,8 @@ export function caption(entry, ctx) {
       break;
     }
     case "done":
-      text = t("cap.done", { who });
+      // Declining the Emperor's Favour share of another's Income (docs/rules.md §8.4) is a "done" too.
+      text = d.turn && d.turn.phase && d.turn.phase[0] === "share" ? t("cap.shareDecline", { who }) : t("cap.done", { who });
       break;
     case "claim": {
       keys.push(`r:${j.route}`);
@@ -179,9 +182,32 @@ export function caption(entry, ctx) {
       keys.push(`c:${j.city}`);
       text = t("cap.greenOffice", { who, piece: pieceName(j.piece), city: cityName(ctx, j.city) });
       break;
+    // The Big Box modules (docs/rules.md §8).
+    case "tile":
+      text = t("cap.tile", { who, tile: t(`favour.${j.tile}`), code: j.tile, a: markerName(j.first), b: markerName(j.second) });
+      break;
+    case "share":
+      text = t("cap.share", { who, piece: pieceName(j.piece) });
+      break;
+    case "tribute":
+      text = t("cap.tribute", { who, pieces: piecesWords(j.traders, j.merchants) });
+      break;
+    case "use-exchange":
+      text = t("cap.useExchange", { who, marker: markerName(j.marker), name: name(ctx, j.seat) });
+      break;
+    case "use-tribute":
+      keys.push(`r:${j.route}`);
+      text = t("cap.useTribute", { who, route: routeName(ctx, j.route) });
+      break;
+    case "use-block":
+      keys.push(`r:${j.route}`);
+      text = t("cap.useBlock", { who, route: routeName(ctx, j.route) });
+      break;
     default:
       text = t("cap.unknown", { who, move: entry.move });
   }
+  // Tributes the move made other seats' stocks pay at once (no choice to make): say who received how much.
+  if (["claim", "use", "green-office"].includes(j.type)) text += tributesPaid(d, ctx, entry.seat, releasedPiece(j, ctx));
   // Everything the move changed on the board is part of its place (for marks and hover).
   for (const h of Object.keys(d.houses || {})) if (!keys.includes(`h:${h}`)) keys.push(`h:${h}`);
   for (const [city, i] of d.offices || []) keys.push(`o:${city}:${i}`);
@@ -189,6 +215,45 @@ export function caption(entry, ctx) {
   for (const [city] of d.right_offices || []) if (!keys.includes(`c:${city}`)) keys.push(`c:${city}`);
   const points = (d.score || []).map((n, seat) => [seat, n]).filter(([, n]) => n);
   return { text, points, keys };
+}
+
+/** "2 Traders + 1 Merchant" in words. */
+function piecesWords(traders, merchants) {
+  const parts = [];
+  if (traders) parts.push(tn("move.traders", traders));
+  if (merchants) parts.push(tn("move.merchants", merchants));
+  return parts.join(" + ") || t("move.nothing");
+}
+
+/** The extra pieces of a Place beside Block markers ("T", "TM") in words. */
+function payWords(pay) {
+  const list = [...String(pay)];
+  return piecesWords(list.filter((x) => x === "T").length, list.filter((x) => x === "M").length);
+}
+
+/** The piece a claim for an ability releases into the claimer's Supply: a Merchant from the Liber Sophiae track,
+ * else a Trader (null: no ability claimed). */
+function releasedPiece(j, ctx) {
+  if (j.type !== "claim" || j.benefit !== "ability") return null;
+  const c = ctx.layout && ctx.layout.cities.find((x) => x.code === j.target);
+  return (j.ability || (c && c.ability)) === "book" ? "M" : "T";
+}
+
+/** " Bo received a tribute of 2 Traders." for every seat whose Supply grew in a move that established an office
+ * (the Tribute markers pay from the Stock into the Supply, docs/rules.md §8.7): besides a tribute only the piece an
+ * ability claim releases makes a Supply grow there (``released``, the claimer's). */
+function tributesPaid(d, ctx, mover, released) {
+  let out = "";
+  for (const [seat, key, before, after] of d.players || []) {
+    if (key !== "supply" || !before || !after) continue;
+    let traders = after.T - before.T;
+    let merchants = after.M - before.M;
+    if (seat === mover && released === "T") traders -= 1;
+    if (seat === mover && released === "M") merchants -= 1;
+    if (traders < 0 || merchants < 0 || traders + merchants <= 0) continue;
+    out += t("cap.tributePaid", { name: name(ctx, seat), pieces: piecesWords(traders, merchants) });
+  }
+  return out;
 }
 
 /** "Ann +2 · Bo +1" for the points a move scored. */

@@ -12,7 +12,7 @@
 
 import { api, ApiError, CLOSE, LiveSocket, gameIdFromLocation, tokenFromLocation } from "./api.js";
 import { BoardView, PRIVILEGE_FILL, permanentKey, permanentShort } from "./board.js";
-import { caption, pointsText, routeName, cityName } from "./captions.js";
+import { caption, markerName, pointsText, routeName, cityName } from "./captions.js";
 import { h, clear, put, $ } from "./dom.js";
 import { describeMove, renderDesks, renderStatus, scoreTable, nameTag, seatName, swatchTag } from "./panels.js";
 import { scoreChart } from "./chart.js";
@@ -28,6 +28,7 @@ import { Notices } from "./notices.js";
 import * as tutorial from "./tutorial.js";
 import { mountAccount } from "./account.js";
 import { ChatPanel } from "./chat.js";
+import { TILE_ICON, missionsResult, renderModules, tileHelp, tileName } from "./modules.js";
 
 const gameId = gameIdFromLocation();
 const token = tokenFromLocation();
@@ -74,6 +75,7 @@ const el = {
   awayBanner: $("#away-banner"),
   clockBar: $("#clock-bar"),
   takeover: $("#takeover"),
+  modules: $("#modules-panel"),
 };
 
 let latest = null; // the newest view from the server
@@ -85,7 +87,7 @@ let board = null;
 let zoom = null;
 let ctx = null;
 let byKey = new Map();
-let mode = null; // null | {type: "swap"} | {type: "pawn"} | {type: "shift", from}
+let mode = null; // null | {type: "swap"} | {type: "pawn"} | {type: "shift", from} | {type: "tribute"} | {type: "block"}
 let busy = false;
 let endgameFor = null;
 let firstView = true;
@@ -94,6 +96,8 @@ let settings = loadSettings();
 let lastMarks = new Map(); // places changed by others since this seat's last move
 let hintMarks = new Map();
 let hoverMarks = new Map();
+let missionMarks = new Map(); // the viewer's mission cities, while the card is pointed at or pinned
+let missionPinned = null; // the seat whose mission card was tapped (its cities stay marked), or null
 let hintShown = null; // {version, move, text}
 const timeline = new Timeline({ show: showStep });
 let moveLog = null; // the whole game's log (movelog.js), made once the language is known
@@ -179,7 +183,12 @@ const KIND = {
   exchange: "remove",
   develop: "claim",
   "green-office": "claim",
+  "use-tribute": "marker",
+  "use-block": "marker",
 };
+
+/** The modes in which a promotional marker is put beside the route the player clicks (docs/rules.md §8.7, §8.8). */
+const ROUTE_MODES = { tribute: "use-tribute", block: "use-block" };
 
 /** How many choices a permanent bonus marker offers at most (what "left" counts down from). */
 const PERMANENT_MOVES = { move_any_2: 2, reuse_2_from_route: 2, place_2_in_wales_or_scotland: 2, develop_privilege: 1, office_in_green_city: 1 };
@@ -228,6 +237,8 @@ function indexLegal(legal) {
         add(`h:${j.other}`, m);
         break;
       case "marker":
+      case "use-tribute": // a Tribute or Block marker beside the route clicked (in its mode)
+      case "use-block":
         add(`r:${j.route}`, m);
         break;
       case "swap": {
@@ -258,6 +269,8 @@ function indexLegal(legal) {
 
 function usable(m) {
   const type = m.json.type;
+  if (mode && ROUTE_MODES[mode.type]) return type === ROUTE_MODES[mode.type];
+  if (type === "use-tribute" || type === "use-block") return false;
   if (mode && mode.type === "swap") return type === "swap";
   if (type === "swap") return false;
   if (mode && mode.type === "pawn") return type === "pawn";
@@ -453,7 +466,18 @@ function onBoardClick(key, ev) {
     }
     return;
   }
+  // Putting a Tribute or Block marker: a house or the route's line both stand for the route.
+  if (mode && ROUTE_MODES[mode.type] && key.startsWith("h:")) key = `r:${routeOfHouse(key.slice(2))}`;
   let moves = movesAt(key);
+  if (!moves.length && key.startsWith("h:")) {
+    // A house of a route that takes a replacement bonus marker stands for the route (a finger finds a house).
+    const route = `r:${routeOfHouse(key.slice(2))}`;
+    const markers = movesAt(route).filter((m) => m.json.type === "marker");
+    if (markers.length) {
+      key = route;
+      moves = markers;
+    }
+  }
   if (!moves.length && (key.startsWith("o:") || key.startsWith("g:"))) {
     // An office without a move of its own stands for its city (e.g. the neutral office's city choice).
     key = `c:${key.split(":")[1]}`;
@@ -476,7 +500,8 @@ function onBoardClick(key, ev) {
   }
   // One move: do it, except a claim of a route with several benefits (the chooser shows them all).
   const claimRoutes = new Set(moves.filter((m) => m.json.type === "claim").map((m) => m.json.route));
-  if (moves.length === 1 && !(moves[0].json.type === "pawn" && moves[0].json.paid)) {
+  // A Place beside a Block marker costs more pieces: the chooser says so even when there is one way to pay.
+  if (moves.length === 1 && !(moves[0].json.type === "pawn" && moves[0].json.paid) && !moves[0].json.pay) {
     const only = moves[0];
     if (only.json.type !== "claim" || key.startsWith("o:") || key.startsWith("t:") || key.startsWith("ab:") || key.startsWith("c:")) {
       send(only.text);
@@ -548,7 +573,8 @@ function openPopup(title, moves, ev) {
     if (!ca) return (BENEFIT_ORDER[a.json.benefit] ?? 5) - (BENEFIT_ORDER[b.json.benefit] ?? 5);
     return 0;
   });
-  const pieceMoves = moves.every((m) => ["place", "drop", "relocate", "green-office"].includes(m.json.type));
+  // A piece's letter for its choice, unless two choices place the same piece (paid differently beside a Block).
+  const pieceMoves = moves.every((m) => ["place", "drop", "relocate", "green-office"].includes(m.json.type)) && new Set(moves.map((m) => m.json.piece)).size === moves.length;
   moves.forEach((m, i) => {
     let hotkey = String(i + 1);
     if (pieceMoves && m.json.piece) hotkey = m.json.piece;
@@ -558,14 +584,21 @@ function openPopup(title, moves, ev) {
       { type: "button", class: `popup-choice kind-${m.json.type}${m.json.benefit === "nothing" ? " benefit-none" : ""}`, "data-move": m.text, onclick: () => send(m.text) },
       hotkey ? h("kbd", { text: hotkey }) : null,
       m.json.type === "claim" ? benefitIcon(m) : null,
+      m.json.type === "use-exchange" ? swatchTag(ctx, m.json.seat) : null,
       h("span", { class: "popup-label" }, h("span", { text: describeMove(m.json, ctx) }), h("code", { class: "popup-text", text: m.text })),
     );
     if (hotkey) popupKeys.set(hotkey.toLowerCase(), m.text);
     list.append(btn);
   });
   el.popup.append(list, h("button", { type: "button", class: "popup-cancel", text: t("popup.cancel"), onclick: closePopup }));
+  showPopup(ev);
+  const first = el.popup.querySelector(".popup-choice");
+  if (first) first.focus({ preventScroll: true });
+}
+
+/** Show the popup near the click, kept inside the viewport (on phones: a sheet at the bottom, see app.css). */
+function showPopup(ev) {
   el.popup.hidden = false;
-  // Position near the click, kept inside the viewport (on phones: a sheet at the bottom, see app.css).
   const rect = el.popup.getBoundingClientRect();
   let x = ev && ev.clientX !== undefined ? ev.clientX + 12 : window.innerWidth / 2 - rect.width / 2;
   let y = ev && ev.clientY !== undefined ? ev.clientY + 12 : window.innerHeight / 3;
@@ -573,8 +606,89 @@ function openPopup(title, moves, ev) {
   y = Math.max(8, Math.min(y, window.innerHeight - rect.height - 8));
   el.popup.style.left = `${x}px`;
   el.popup.style.top = `${y}px`;
-  const first = el.popup.querySelector(".popup-choice");
-  if (first) first.focus({ preventScroll: true });
+}
+
+/**
+ * Emperor's Favour (docs/rules.md §8.3): a tile of the display and two of the player's unused markers, turned face
+ * down for it; taking it ends the turn.  ``code``: the tile clicked on the display (null: the action bar's button).
+ */
+function openTileChooser(code, ev) {
+  const moves = view.legal.filter((m) => m.json.type === "tile");
+  if (!moves.length) return;
+  const tiles = [...new Set(moves.map((m) => m.json.tile))];
+  let tile = code && tiles.includes(code) ? code : tiles.length === 1 ? tiles[0] : null;
+  const held = (view.state.players[view.state.turn.decider] || { markers: [] }).markers; // one chip per marker
+  const chosen = []; // indexes into held, at most two
+  clear(el.popup);
+  popupKeys = null;
+  const tileRow = h("div", { class: "tile-choices", role: "radiogroup", "aria-label": t("favour.title") });
+  const markerRow = h("div", { class: "marker-choices", role: "group", "aria-label": t("popup.tileMarkers") });
+  const confirm = h("button", { type: "button", class: "primary tile-confirm", id: "tile-confirm" });
+  const match = () => {
+    if (!tile || chosen.length !== 2) return null;
+    const [a, b] = chosen.map((i) => held[i]);
+    return moves.find((m) => m.json.tile === tile && ((m.json.first === a && m.json.second === b) || (m.json.first === b && m.json.second === a))) || null;
+  };
+  const update = () => {
+    for (const btn of tileRow.children) {
+      const on = btn.dataset.tile === tile;
+      btn.classList.toggle("selected", on);
+      btn.setAttribute("aria-checked", on ? "true" : "false");
+    }
+    [...markerRow.children].forEach((btn, i) => {
+      const on = chosen.includes(i);
+      btn.classList.toggle("selected", on);
+      btn.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+    const m = match();
+    confirm.disabled = !m;
+    confirm.textContent = tile ? t("popup.tileTake", { tile: tileName(tile) }) : t("popup.tileChoose");
+    confirm.dataset.move = m ? m.text : "";
+  };
+  for (const c of tiles) {
+    tileRow.append(
+      h(
+        "button",
+        { type: "button", role: "radio", class: "tile-choice", "data-tile": c, onclick: () => { tile = c; update(); } },
+        h("span", { class: "tile-icon", "aria-hidden": "true", text: TILE_ICON[c] || "✦" }),
+        h("span", { class: "tile-text" }, h("span", { class: "tile-name", text: tileName(c) }), h("span", { class: "tile-help", text: tileHelp(c) })),
+      ),
+    );
+  }
+  held.forEach((marker, i) => {
+    markerRow.append(
+      h("button", {
+        type: "button", class: "marker-choice chip", "data-marker": marker, "aria-pressed": "false", text: markerName(marker),
+        onclick: () => {
+          const at = chosen.indexOf(i);
+          if (at >= 0) chosen.splice(at, 1);
+          else {
+            if (chosen.length === 2) chosen.shift(); // a third marker replaces the first one chosen
+            chosen.push(i);
+          }
+          update();
+        },
+      }),
+    );
+  });
+  confirm.addEventListener("click", () => {
+    const m = match();
+    if (m) send(m.text);
+  });
+  el.popup.setAttribute("aria-labelledby", "popup-title");
+  put(
+    el.popup,
+    h("div", { class: "popup-title", id: "popup-title", text: t("popup.tile") }),
+    tileRow,
+    h("p", { class: "popup-note", text: t("popup.tileMarkers") }),
+    markerRow,
+    h("p", { class: "popup-note muted", text: t("popup.tileEnds") }),
+    confirm,
+    h("button", { type: "button", class: "popup-cancel", text: t("popup.cancel"), onclick: closePopup }),
+  );
+  update();
+  showPopup(ev);
+  (tileRow.querySelector(".selected") ? markerRow.firstChild : tileRow.firstChild)?.focus({ preventScroll: true });
 }
 
 function closePopup() {
@@ -689,7 +803,29 @@ function renderControls() {
       }, `marker-btn${mode && mode.type === "swap" ? " active" : ""}`, { "data-action": "swap" }),
     );
   }
+  // The promotional markers (docs/rules.md §8.6-§8.8): Exchange takes a used marker of another player (a chooser);
+  // Tribute and Block go beside the route clicked next.
+  const exchanges = byType("use-exchange");
+  if (exchanges.length) markerBtns.push(button(`${t("marker.exchange")}…`, (ev) => openPopup(t("popup.exchange"), exchanges, ev), "marker-btn", { "data-action": "use-exchange", title: t("prompt.exchangeTitle") }));
+  for (const [kind, type] of Object.entries(ROUTE_MODES)) {
+    if (!byType(type).length) continue;
+    const on = !!mode && mode.type === kind;
+    markerBtns.push(
+      button(on ? t("prompt.cancelMarker", { marker: t(`marker.${kind}`) }) : `${t(`marker.${kind}`)}…`, () => {
+        mode = on ? null : { type: kind };
+        redraw();
+      }, `marker-btn${on ? " active" : ""}`, { "data-action": type, title: t(`prompt.${kind}Title`) }),
+    );
+  }
   if (markerBtns.length) groups.push(h("div", { class: "btn-group" }, ...markerBtns));
+  // Emperor's Favour: take a tile instead of the turn (the display beside the desks takes clicks too).
+  if (byType("tile").length) groups.push(h("div", { class: "btn-group" }, button(`${t("prompt.tile")}…`, (ev) => openTileChooser(null, ev), "tile-btn", { "data-action": "tile", title: t("prompt.tileTitle") })));
+  // Someone else took Income and this seat holds F-INC: a piece from the stock, or nothing (the Done button).
+  const shares = byType("share");
+  if (shares.length) groups.push(h("div", { class: "btn-group" }, ...shares.map((m) => button(describeMove(m.json, ctx), () => send(m.text), "share-btn", { "data-move": m.text }))));
+  // A tribute with a choice of pieces.
+  const tributes = byType("tribute");
+  if (tributes.length) groups.push(h("div", { class: "btn-group" }, ...tributes.map((m) => button(describeMove(m.json, ctx), () => send(m.text), "tribute-btn", { "data-move": m.text }))));
   // Pawn: paid moves through a mode.
   const paid = byType("pawn").filter((m) => m.json.paid);
   if (paid.length) {
@@ -741,12 +877,18 @@ function promptText(st, types) {
     const exchange = (byKey.get(`h:${mode.from}`) || []).some((m) => m.json.type === "exchange");
     return t(exchange ? "prompt.modeShiftExchange" : "prompt.modeShift");
   }
+  if (mode && ROUTE_MODES[mode.type]) return t(`prompt.mode.${mode.type}`);
   switch (tu.phase) {
     case "actions": {
       const bits = [];
       for (const type of ["place", "displace", "lift", "claim", "pawn"]) if (types.has(type)) bits.push(t(`prompt.click.${type}`));
-      return bits.length ? t("prompt.click", { what: bits.join(", ") }) : t("prompt.buttons");
+      const text = bits.length ? t("prompt.click", { what: bits.join(", ") }) : t("prompt.buttons");
+      return types.has("tile") ? `${text} ${t("prompt.orTile")}` : text;
     }
+    case "share":
+      return t("prompt.share", { name: seatName(ctx, tu.current) });
+    case "tribute":
+      return t("prompt.tribute");
     case "relocate":
       return t(types.has("relocate") ? "prompt.relocate" : "prompt.relocateDone");
     case "permanent": {
@@ -954,7 +1096,44 @@ function hoverEntry(entry) {
 
 function drawMarks() {
   if (!board) return;
-  board.setMarks(new Map([...lastMarks, ...hintMarks, ...hoverMarks]));
+  board.setMarks(new Map([...lastMarks, ...missionMarks, ...hintMarks, ...hoverMarks]));
+}
+
+/** The mission card pointed at (``pin``: tapped or clicked, which keeps its cities marked until the next tap):
+ * its three cities ringed on the board. */
+function showMission(cities, pin, seat) {
+  if (pin) {
+    missionPinned = missionPinned === seat ? null : seat;
+    renderModulesPanel(); // marks the pinned card and its cities
+  } else {
+    const pinned = missionPinned !== null && view.missions ? view.missions[String(missionPinned)] : null;
+    missionMarks = new Map((cities || (pinned ? pinned.cities : [])).map((c) => [`c:${c}`, "mission"]));
+  }
+  drawMarks();
+}
+
+/** The modules' panel (Emperor's Favour, the viewer's mission card): the tiles may be clicked when one may be taken. */
+let modulesShown = null; // what the panel was drawn for: drawn again only when it changes (a card pointed at stays)
+
+function renderModulesPanel() {
+  const takeable = new Set(mine(view) ? view.legal.filter((m) => m.json.type === "tile").map((m) => m.json.tile) : []);
+  const key = JSON.stringify([view.version, view.status, [...takeable], missionPinned, behind()]);
+  if (key === modulesShown) return;
+  modulesShown = key;
+  // The card drawn anew is no longer pointed at: only a pinned card keeps its cities marked (none once the cards
+  // are no longer in the view: the game is over).
+  const pinned = missionPinned !== null && view.missions && view.missions[String(missionPinned)];
+  if (!pinned) missionPinned = null;
+  missionMarks = new Map((pinned ? pinned.cities : []).map((c) => [`c:${c}`, "mission"]));
+  renderModules(el.modules, view.state, ctx, {
+    missions: view.missions,
+    you: view.you,
+    takeable,
+    onTile: (code, ev) => openTileChooser(code, ev),
+    onMission: showMission,
+    pinned: missionPinned,
+    nameTag: (seat) => nameTag(ctx, seat),
+  });
 }
 
 /** The line under the board: the move being played back, else the latest move, in plain words with its points. */
@@ -995,6 +1174,7 @@ function colours() {
 
 function redraw() {
   const hl = highlights();
+  renderModulesPanel(); // first: it says which mission cities stay marked
   board.render(view.state, colours(), hl);
   drawMarks();
   renderStatus(el.status, view.state, ctx);
@@ -1398,6 +1578,7 @@ async function renderEndgame() {
     head,
     triggers ? h("p", { class: "muted", text: t("end.triggers", { triggers }) }) : null,
     h("div", { class: "table-scroll" }, scoreTable(st.result, ctx)),
+    missionsResult(st.result, st, ctx, (seat) => nameTag(ctx, seat)),
     h(
       "p",
       { class: "end-links" },

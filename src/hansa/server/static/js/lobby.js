@@ -87,9 +87,21 @@ const OPTION_INFO = {
   relocation_rings: { map: "britannia", section: "6.16", rule: "7.7" },
   green_city_swap: { map: "east", section: "6.17", rule: "7.5" },
   green_city_free_for_markers: { map: "east", section: "6.18", rule: "3.4" },
+  // The Big Box modules (docs/rules.md §8): each its §6 section and the chapter 8 rule it adds; "baseOnly": the
+  // option cannot be chosen on the expansion maps (the mission cards name base-board cities).
+  missions: { section: "6.19", rule: "8.2", baseOnly: true },
+  emperors_favour: { section: "6.20", rule: "8.3" },
+  marker_supply: { section: "6.21", rule: "8.5" },
 };
 // Chosen in their own places of the form, not among the advanced options.
-const OWN_PLACE = new Set(["two_player_variant", "map"]);
+const OWN_PLACE = new Set(["two_player_variant", "map", "missions", "emperors_favour", "marker_supply"]);
+// The modules' box of the form: a checkbox each; marker_supply's list is made with a counter per marker.
+const MODULES = ["missions", "emperors_favour", "marker_supply"];
+// The supply a player gets on ticking "promotional markers" (docs/rules.md §8.5's example): every promotional marker
+// in, at most as many of each as the server allows (GET /api/options: marker_supply.most).
+const PROMO_SUPPLY = { "extra-office": 2, swap: 1, "+3": 1, "+4": 1, improve: 1, remove3: 1, exchange: 2, tribute: 2, block: 1 };
+const PROMO_MARKERS = new Set(["exchange", "tribute", "block"]);
+let supply = { ...PROMO_SUPPLY }; // the counts the form shows (marker name -> n)
 
 // The face-down bonus markers of each marker set (the three on the taverns come on top), listed in its help.
 const MARKER_SETS = {
@@ -460,6 +472,7 @@ function updateMap(previous) {
   }
   relabelOptions(previous);
   updateOptionRows();
+  updateModules();
 }
 
 function variant() {
@@ -586,6 +599,156 @@ function resetOptions() {
   markChanged();
 }
 
+// ------------------------------------------------------------------ the Big Box modules
+
+const supplySpec = () => options.marker_supply || { values: [], most: {}, length: 12 };
+const supplyTotal = () => Object.values(supply).reduce((a, b) => a + b, 0);
+
+/** The counts as the list the server takes: each name as often as chosen, in the server's order. */
+function supplyList() {
+  return supplySpec().values.flatMap((name) => Array(supply[name] || 0).fill(name));
+}
+
+/** A module's checkbox (null when the server does not offer the option). */
+const moduleBox = (key) => el.form.querySelector(`input[data-module="${key}"]`);
+
+/** The counters of the marker supply: one row per marker with − and +, the total against the 12 needed. */
+function supplyEditor() {
+  const spec = supplySpec();
+  const grid = h("div", { class: "supply-grid", role: "group", "aria-label": t("lobby.supply.label") });
+  for (const name of spec.values) {
+    const marker = t(`marker.${name}`);
+    const step = (d) => () => {
+      supply[name] = Math.max(0, Math.min(spec.most[name] ?? 0, (supply[name] || 0) + d));
+      updateSupply();
+    };
+    grid.append(
+      h(
+        "div",
+        { class: `supply-row${PROMO_MARKERS.has(name) ? " promo" : ""}`, "data-marker": name },
+        h("span", { class: "supply-name" }, h("span", { text: marker }), PROMO_MARKERS.has(name) ? h("span", { class: "tag promo-tag", text: t("lobby.supply.promo") }) : null),
+        h(
+          "span",
+          { class: "stepper" },
+          h("button", { type: "button", class: "small step less", "aria-label": t("lobby.supply.less", { marker }), text: "−", onclick: step(-1) }),
+          h("output", { class: "supply-count", "aria-live": "polite", "aria-label": marker }),
+          h("button", { type: "button", class: "small step more", "aria-label": t("lobby.supply.more", { marker }), text: "+", onclick: step(1) }),
+        ),
+        h("span", { class: "muted supply-most", text: t("lobby.supply.most", { n: spec.most[name] ?? 0 }) }),
+      ),
+    );
+  }
+  return h(
+    "div",
+    { class: "supply-editor", id: "supply-editor", hidden: true },
+    h("p", { class: "muted supply-help", text: t("lobby.supply.help", { n: spec.length }) }),
+    grid,
+    h(
+      "div",
+      { class: "supply-foot" },
+      h("span", { class: "supply-total", id: "supply-total", "aria-live": "polite" }),
+      h("button", { type: "button", class: "small", id: "supply-reset", text: t("lobby.supply.reset"), onclick: () => {
+        supply = { ...PROMO_SUPPLY };
+        updateSupply();
+      } }),
+    ),
+  );
+}
+
+/** The counters as they are now: a counter at its most or with the supply full cannot go up, at 0 not down. */
+function updateSupply() {
+  const editor = $("#supply-editor");
+  if (!editor) return;
+  const spec = supplySpec();
+  const total = supplyTotal();
+  for (const row of editor.querySelectorAll(".supply-row")) {
+    const name = row.dataset.marker;
+    const n = supply[name] || 0;
+    row.querySelector(".supply-count").textContent = String(n);
+    row.querySelector(".less").disabled = n <= 0;
+    row.querySelector(".more").disabled = n >= (spec.most[name] ?? 0) || total >= spec.length;
+    row.classList.toggle("none", n === 0);
+  }
+  const out = $("#supply-total");
+  const missing = spec.length - total;
+  out.textContent = missing ? tn("lobby.supply.missing", missing, { total, length: spec.length }) : t("lobby.supply.full", { length: spec.length });
+  out.classList.toggle("bad", missing !== 0);
+}
+
+/** The modules' box: a checkbox per module the server offers, a line on what it adds and its rules' sections. */
+function renderModules() {
+  const box = $("#modules");
+  clear(box);
+  const present = MODULES.filter((key) => options[key]);
+  $("#modules-box").hidden = !present.length;
+  for (const key of present) {
+    const info = OPTION_INFO[key];
+    const id = `mod-${key}`;
+    const input = h("input", { type: "checkbox", id, "data-module": key });
+    const row = h(
+      "div",
+      { class: "module", "data-module-row": key },
+      h(
+        "label",
+        { class: "module-choice", for: id },
+        input,
+        h("span", { class: "module-text" }, h("b", { class: "module-label", text: optionText(key, "label") || key }), " ", h("span", { class: "muted module-line", text: optionText(key, "line") || "" })),
+      ),
+      h(
+        "p",
+        { class: "opt-links module-links" },
+        h("a", { class: "rule-link opt-rule", href: ruleHref(info.section), target: "_blank", rel: "noopener", text: t("lobby.rulesSection", { section: info.section }) }),
+        h("a", { class: "rule-link base-rule", href: ruleHref(info.rule), target: "_blank", rel: "noopener", title: t("lobby.moduleRule"), text: `§${info.rule}` }),
+      ),
+      info.baseOnly ? h("p", { class: "module-note", hidden: true, text: t("lobby.baseOnly") }) : null,
+      key === "marker_supply" ? supplyEditor() : null,
+    );
+    input.addEventListener("change", () => {
+      row.classList.toggle("on", input.checked);
+      if (key === "marker_supply") $("#supply-editor").hidden = !input.checked;
+    });
+    box.append(row);
+  }
+  updateSupply();
+  updateModules();
+}
+
+/** Mission cards only on the base board: off (and not sent) on the expansion maps, a note says why; back on the base
+ * board the box is ticked again if it was. */
+function updateModules() {
+  const input = moduleBox("missions");
+  if (!input) return;
+  const row = input.closest(".module");
+  const off = currentMap() !== "base";
+  if (off && !input.disabled) {
+    input.dataset.was = input.checked ? "1" : "";
+    input.checked = false;
+  } else if (!off && input.disabled) input.checked = input.dataset.was === "1";
+  input.disabled = off;
+  row.classList.toggle("disabled", off);
+  row.classList.toggle("on", input.checked);
+  row.querySelector(".module-note").hidden = !off;
+}
+
+/** The chosen modules as options ({missions: true, marker_supply: [...]}): the ticked boxes that may be chosen. */
+function moduleOptions() {
+  const out = {};
+  for (const key of MODULES) {
+    const input = moduleBox(key);
+    if (!input || !input.checked || input.disabled) continue;
+    out[key] = key === "marker_supply" ? supplyList() : true;
+  }
+  return out;
+}
+
+/** What keeps the modules' choice from being sent (a key of the translations with its parameters), or null. */
+function moduleError() {
+  const input = moduleBox("marker_supply");
+  if (!input || !input.checked) return null;
+  const total = supplyTotal();
+  return total === supplySpec().length ? null : { key: "lobby.supply.errCount", params: { length: supplySpec().length, total } };
+}
+
 function collect() {
   const players = seatRows().map((row) => {
     const type = row.querySelector(".seat-type").value;
@@ -600,6 +763,7 @@ function collect() {
     const value = JSON.parse(sel.value);
     if (options[key] && value !== defaultOf(key)) opts[key] = value;
   });
+  Object.assign(opts, moduleOptions());
   if (currentMap() !== "base") opts.map = currentMap();
   if (players.length === 2) {
     const v = variant();
@@ -634,6 +798,11 @@ async function create(ev) {
   const clockError = collectClock().error;
   if (clockError) {
     showError(t(clockError));
+    return;
+  }
+  const modulesWrong = moduleError();
+  if (modulesWrong) {
+    showError(t(modulesWrong.key, modulesWrong.params));
     return;
   }
   el.createBtn.disabled = true;
@@ -764,6 +933,11 @@ async function createTable() {
   const clockChoice = collectClock();
   if (clockChoice.error) {
     showError(t(clockChoice.error));
+    return;
+  }
+  const modulesWrong = moduleError();
+  if (modulesWrong) {
+    showError(t(modulesWrong.key, modulesWrong.params));
     return;
   }
   const base = collect();
@@ -1236,6 +1410,7 @@ async function main() {
   if (pal instanceof Error) showError(t("lobby.errColours", { error: errorMessage(pal) }));
   else palette = pal;
   renderOptions();
+  renderModules();
   renderSeats();
   updateMap();
   document.body.dataset.ready = "1";

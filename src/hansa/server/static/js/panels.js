@@ -5,6 +5,7 @@ import { h, clear, isLight } from "./dom.js";
 import { markerShort, PRIVILEGE_FILL } from "./board.js";
 import { caption, pointsText, routeName, pieceName, abilityName, markerName } from "./captions.js";
 import { t, tn } from "./i18n.js";
+import { deskModules, tileName } from "./modules.js";
 
 /** The abilities in the order of the player board. */
 export const ABILITIES = ["keys", "actions", "privilege", "book", "bags"];
@@ -49,6 +50,8 @@ export function describeMove(m, ctx) {
       return t("move.income", { pieces: parts.join(" + ") || t("move.nothing") });
     }
     case "place":
+      // On a route beside Block markers a Place costs more pieces (docs/rules.md §8.8).
+      if (m.pay) return t("move.placePay", { piece: pieceName(m.piece), pay: payText(m.pay) });
       return t("move.place", { piece: pieceName(m.piece) });
     case "displace": {
       const pay = [...m.pay].map((x) => pieceName(x)).join(" + ");
@@ -65,6 +68,7 @@ export function describeMove(m, ctx) {
     case "take-from":
       return t("move.takeFrom");
     case "done":
+      if (ctx.phase === "share") return t("move.shareDecline");
       return t(ctx.phase === "remove" ? "move.stopRemoving" : ctx.phase === "permanent" ? "prompt.permanentDone" : "move.done");
     case "claim":
       switch (m.benefit) {
@@ -106,9 +110,36 @@ export function describeMove(m, ctx) {
       return t("move.develop", { ability: abilityName(m.ability) });
     case "green-office":
       return t("move.greenOffice", { city: cityName(ctx, m.city), piece: pieceName(m.piece) });
+    // The Big Box modules (docs/rules.md §8).
+    case "tile":
+      return t("move.tile", { tile: tileName(m.tile), a: markerName(m.first), b: markerName(m.second) });
+    case "share":
+      return t("move.share", { piece: pieceName(m.piece) });
+    case "tribute":
+      return t("move.tribute", { pieces: piecesText(m.traders, m.merchants) });
+    case "use-exchange":
+      return t("move.useExchange", { name: seatName(ctx, m.seat), marker: markerName(m.marker) });
+    case "use-tribute":
+      return t("move.useTribute", { route: routeName(ctx, m.route) });
+    case "use-block":
+      return t("move.useBlock", { route: routeName(ctx, m.route) });
     default:
       return m.type;
   }
+}
+
+/** "1 Trader", "2 Traders + 1 Merchant": counted pieces in words. */
+export function piecesText(traders, merchants) {
+  const parts = [];
+  if (traders) parts.push(tn("move.traders", traders));
+  if (merchants) parts.push(tn("move.merchants", merchants));
+  return parts.join(" + ") || t("move.nothing");
+}
+
+/** The extra pieces a Place pays for Block markers ("T", "TM"), in words. */
+export function payText(pay) {
+  const list = [...String(pay)];
+  return piecesText(list.filter((x) => x === "T").length, list.filter((x) => x === "M").length);
 }
 
 function abilityOfCity(ctx, code) {
@@ -116,7 +147,7 @@ function abilityOfCity(ctx, code) {
   return abilityName(c && c.ability);
 }
 
-const PHASES = new Set(["move", "remove", "markers", "pawn_setup", "pawn_end", "neutral_office", "permanent"]);
+const PHASES = new Set(["move", "remove", "markers", "pawn_setup", "pawn_end", "neutral_office", "permanent", "share", "tribute"]);
 
 /** The status line, one short line: turn, whose, what is going on, actions used. */
 export function renderStatus(el, state, ctx) {
@@ -224,6 +255,8 @@ export function renderDesks(el, state, ctx, opts = {}) {
       for (const m of p.used_markers) mk.append(h("span", { class: "chip used", title: t("desk.markerUsed", { marker: markerName(m) }), text: markerShort(m) }));
     } else mk.append(h("span", { class: "lbl muted", text: t("desk.noMarkers") }));
     desk.append(mk);
+    const modules = deskModules(state, p.seat, ctx, routeName);
+    if (modules) desk.append(modules);
     el.append(desk);
   });
 }
@@ -272,10 +305,13 @@ export const logTurnHead = (turn) => h("li", { class: "log-turn", "data-turn-hea
 
 const SCORE_COLS = ["in_game", "abilities", "markers", "coellen", "control", "network", "total"];
 
-/** The score categories of the map: Britannia adds its countries (Wales, and Scotland on the large side). */
-export function scoreColumns(layout) {
-  if (!countriesScored(layout).length) return SCORE_COLS;
-  return [...SCORE_COLS.slice(0, -1), "countries", "total"];
+/** The score categories of the map: Britannia adds its countries (Wales, and Scotland on the large side); a game with
+ * Mission Cards its missions (``result``: the final result, whose scores carry ``missions`` then). */
+export function scoreColumns(layout, result = null) {
+  const cols = SCORE_COLS.slice(0, -1);
+  if (countriesScored(layout).length) cols.push("countries");
+  if (result && (result.scores || []).some((sc) => sc.missions !== undefined)) cols.push("missions");
+  return [...cols, "total"];
 }
 
 /** The countries a map scores at the end (Britannia: ["Wales"] or ["Wales", "Scotland"]). */
@@ -300,8 +336,9 @@ const headCell = (long, short, key) => h("th", { title: long, "data-col": key },
 
 /** Final score breakdown (state.result). */
 export function scoreTable(result, ctx) {
-  const table = h("table", { class: "score-table" });
-  const SCORE_COLS = scoreColumns(ctx.layout);
+  const SCORE_COLS = scoreColumns(ctx.layout, result);
+  // Eight categories (the missions on the base board): narrower cells on a phone (app.css).
+  const table = h("table", { class: `score-table${SCORE_COLS.length >= 8 ? " many" : ""}` });
   table.append(h("thead", null, h("tr", null, h("th", { text: t("score.player") }), ...SCORE_COLS.map((k) => headCell(...scoreLabel(k, ctx.layout), k)))));
   const body = h("tbody");
   const rows = [...result.scores].sort((a, b) => b.total - a.total);

@@ -54,8 +54,8 @@ const logSeat = new Map(); // move number -> seat that made it (the view's log: 
 const items = new Map(); // move number -> its <li> in the move list
 
 // The rows of the final scoring, each named by replay.row.<key> (on East and Britannia the special table by its city,
-// and Britannia's countries: panels.js scoreColumns and scoreLabel).
-const finalRows = () => scoreColumns(ctx && ctx.layout);
+// and Britannia's countries: panels.js scoreColumns and scoreLabel; the missions with Mission Cards).
+const finalRows = () => scoreColumns(ctx && ctx.layout, view && view.state.result);
 const rowLabel = (key) => (key === "countries" || (key === "coellen" && ctx && ctx.layout.map) ? scoreLabel(key, ctx.layout)[0] : t(`replay.row.${key}`));
 
 function showError(message) {

@@ -60,12 +60,15 @@ export function tableLinkOf(table, token) {
 
 export const seated = (table) => table.seats.filter((s) => s.kind !== "open").length;
 
+/** The Big Box modules a table plays (docs/rules.md §8): a tag each, with the module's name. */
+const MODULE_TAGS = { missions: "lobby.opt.missions.label", emperors_favour: "lobby.opt.emperors_favour.label", marker_supply: "lobby.opt.marker_supply.label" };
+
 /** The rule options a table changes, as "label: value" texts in the page's language. */
 export function changedOptions(table) {
   const out = [];
   for (const [key, value] of Object.entries(table.options || {})) {
     if (key === "map") continue;
-    if (key === "two_player_variant") continue; // its own tag (tableTags)
+    if (key === "two_player_variant" || MODULE_TAGS[key]) continue; // their own tags (tableTags)
     const label = t(`lobby.opt.${key}.label`);
     const val = t(`lobby.opt.${key}.val.${String(value)}`);
     out.push(`${label === `lobby.opt.${key}.label` ? key : label}: ${val === `lobby.opt.${key}.val.${String(value)}` ? String(value) : val}`);
@@ -83,6 +86,7 @@ export function tableTags(table) {
     // two players: which two-player variant (the default, neutral traders, too: it changes the whole game)
     table.players === 2 ? h("span", { class: "tag variant-tag", title: t("lobby.variant"), "data-variant": (table.options || {}).two_player_variant || "neutral",
       text: t((table.options || {}).two_player_variant === "pawn" ? "lobby.variantPawn" : "lobby.variantNeutral") }) : null,
+    ...Object.entries(MODULE_TAGS).filter(([key]) => (table.options || {})[key]).map(([key, label]) => h("span", { class: "tag module-tag", "data-module": key, text: t(label) })),
     changed.length ? h("span", { class: "tag changed-tag", title: changed.join("\n"), text: tn("lobby.changed", changed.length) }) : null,
     table.rated ? h("span", { class: "tag rated-tag", text: t("tables.rated") }) : null,
     table.allow_guests ? h("span", { class: "tag guests-tag", text: t("tables.guests") }) : null,
