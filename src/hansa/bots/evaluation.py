@@ -29,8 +29,10 @@ With the Big Box modules (docs/rules.md §8; every term is skipped, at the cost 
 * **tributes** — a Tribute marker beside a route is worth the tributes its owner can still expect: a pair of pieces
   for every office still likely to be established in either city (free printed offices, weighted by how busy the
   routes into the city are, times :func:`game_left`).
-* **blocks** — a seat building alone on a route beside Block markers loses ``block_piece`` per Block for every
-  house it has still to fill there (each Place costs a piece more).
+* **blocks** — a route a seat builds on alone, beside ``k`` Block markers and not full yet, counts ``block_hold ** k``
+  of its value (every piece still to place there costs one more per Block), so the bot builds such a route only
+  when it is worth the surcharge; the owner of each such Block gains ``block_piece`` per free house of the route
+  (the surcharges that rival has still to pay).
 * **mission** — for one seat only, the ``viewer`` given to :func:`evaluate` (the bot's own seat: a bot never reads
   another seat's card): the mission points it holds (1 per listed city with an office) plus a growing share of the
   +5 for the listed cities it controls; its city table adds the same to an office in a listed city, so its routes
@@ -138,8 +140,12 @@ class Weights:
     #: on heuristic games: a Tribute put out around round 8 saw about 1.1 offices in its two cities).
     tribute_base: float = 0.13
     tribute_busy: float = 0.4
-    #: A Place beside a Block marker costs a piece more (back to the stock): per Block and free house of a route.
-    block_piece: float = 0.45
+    #: A route beside a Block marker that its (sole) owner has not filled yet counts this share of its value per
+    #: Block: each Place there costs a piece more (back to the stock), about a third of an Income action.
+    block_hold: float = 0.7
+    #: What a Block marker's owner gains per free house of a route beside it that one rival builds on alone (every
+    #: piece that rival still places there costs it a piece more).
+    block_piece: float = 0.35
     #: Mission Cards: the share of the +5 for controlling all three listed cities counted while 0, 1, 2 or 3 of them
     #: are controlled, times ``(1 - game_left) ** mission_late`` (:func:`mission_late`).  Control changes hands
     #: until the end, and chasing it early cost the bot more than it won: in heuristic-vs-heuristic games
@@ -556,11 +562,16 @@ def evaluate(state: GameState, w: Weights = DEFAULT, viewer: int = -1) -> list[f
             table = tables[owner] = _city_table(state, owner, w, facts)
         values[owner] += hold_factor(own, len(route.houses), w) * claim_with(state, owner, route.index, table, w)
     if modules:
-        _module_terms(state, values, w)
+        _module_terms(state, values, w, viewer)
     return values
 
 
-def _module_terms(state: GameState, values: list[float], w: Weights) -> None:
+def viewer_card(state: GameState, p: int, viewer: int) -> int:
+    """The mission card that counts for seat ``p`` when ``viewer`` looks: ``viewer``'s own, nobody else's."""
+    return state.missions[viewer] if p == viewer and viewer >= 0 and state.missions else 0
+
+
+def _module_terms(state: GameState, values: list[float], w: Weights, viewer: int = -1) -> None:
     """The public Big Box terms of :func:`evaluate`: tiles owned, Tribute markers' expected payments, Block
     markers' surcharges on the routes a seat builds alone."""
     n = state.players
@@ -579,12 +590,17 @@ def _module_terms(state: GameState, values: list[float], w: Weights) -> None:
     if state.blocks:
         houses = state.houses
         routes = state.board.routes
-        for r, _ in state.blocks:
+        blocked: dict[int, list[int]] = {}
+        for r, blocker in state.blocks:
+            blocked.setdefault(r, []).append(blocker)
+        tables: dict[int, CityTable] = {}
+        for r, blockers in blocked.items():
             route = routes[r]
             free = state.route_free[r]
-            if not free or free == route.spaces:
+            if not free:
                 continue
             owner = -1
+            own = 0
             for h in route.houses:
                 code = houses[h]
                 if code >= 0:
@@ -592,8 +608,17 @@ def _module_terms(state: GameState, values: list[float], w: Weights) -> None:
                         owner = -1
                         break
                     owner = code >> 1
+                    own += 1
             if 0 <= owner < n:
-                values[owner] -= w.block_piece * free
+                for blocker in blockers:
+                    if blocker != owner:
+                        values[blocker] += w.block_piece * free
+                k = len(blockers)
+                table = tables.get(owner)
+                if table is None:
+                    table = tables[owner] = _city_table(state, owner, w, _office_facts(state), viewer_card(state, owner, viewer))
+                held = hold_factor(own, route.spaces, w) * claim_with(state, owner, r, table, w)
+                values[owner] -= (1.0 - w.block_hold**k) * held
 
 
 def tribute_outlook(state: GameState, w: Weights = DEFAULT) -> list[float]:

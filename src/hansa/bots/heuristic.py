@@ -371,5 +371,6 @@ def route_gains(state: GameState, me: int, w: Weights = DEFAULT) -> list[float]:
         out.append(value * (((own + 1) / n) ** 2 - (own / n) ** 2))
     if state.blocks:
         for r, _ in state.blocks:
-            out[r] -= w.block_piece
+            if out[r] > 0:
+                out[r] *= w.block_hold
     return out
