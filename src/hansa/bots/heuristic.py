@@ -24,6 +24,7 @@ from ..core.constants import MARKER_NAMES, NEUTRAL
 from ..core.moves import (
     Claim,
     Displace,
+    Done,
     Drop,
     EndTurn,
     Exchange,
@@ -197,6 +198,8 @@ class HeuristicBot(Bot):
         marker placements, other moves, pawn moves, ending the turn."""
         if state.phase in (Phase.PERMANENT, Phase.REMOVE) and len(moves) > 2 * self.width:
             return self.permanent_candidates(state, moves, me)
+        if state.phase == Phase.SHARE:  # F-INC: a piece from the stock to the supply is never worse than nothing
+            return [m for m in moves if type(m) is not Done] or moves
         claims: list[Move] = []
         others: list[Move] = []
         pawn_moves: list[Move] = []
