@@ -280,7 +280,8 @@ def largest_network(state: GameState, held: dict[int, int]) -> int:
 
 
 def final_now(state: GameState, p: int) -> float:
-    """Final score of seat ``p`` if the game ended now (docs/rules.md §4.3)."""
+    """Final score of seat ``p`` if the game ended now (docs/rules.md §4.3), module points included (not the
+    mission, which only its seat may see)."""
     final = _final_modules if state.favour or state.tributes or state.blocks else _final
     return final(state, p, _office_facts(state))
 
@@ -359,11 +360,6 @@ def mission_late(state: GameState, w: Weights = DEFAULT) -> float:
     return round(share, 1)
 
 
-def own_mission(state: GameState, viewer: int) -> int:
-    """The mission card of seat ``viewer`` (0 when there is none or no viewer): the only card a bot may read."""
-    return state.missions[viewer] if state.missions and 0 <= viewer < state.players else 0
-
-
 def mission_value(state: GameState, p: int, card: int, w: Weights = DEFAULT) -> float:
     """What ``p``'s mission ``card`` is worth now: 1 per listed city with an office of ``p`` plus
     ``mission_control[k]`` of the +5, ``k`` = listed cities ``p`` controls (all three: the full 8 of the card)."""
@@ -385,8 +381,12 @@ def claim_value(state: GameState, p: int, r: int, w: Weights = DEFAULT, viewer: 
 
 def city_table(state: GameState, p: int, w: Weights = DEFAULT, viewer: int = -1) -> CityTable:
     """Per city, what claiming a route beside it brings ``p`` (for :func:`claim_with`); ``p``'s mission counts
-    when ``p`` is the ``viewer``."""
-    return _city_table(state, p, w, _office_facts(state), own_mission(state, viewer) if p == viewer else 0)
+    when ``p`` is the ``viewer``, F-CITY's 4 PP per controlled city when ``p`` holds it."""
+    facts = _office_facts(state)
+    card = viewer_card(state, p, viewer)
+    if card or state.favour:
+        return _city_table_modules(state, p, w, facts, card)
+    return _city_table(state, p, w, facts)
 
 
 def claim_with(state: GameState, p: int, r: int, table: CityTable, w: Weights = DEFAULT) -> float:
@@ -428,27 +428,48 @@ def claim_with(state: GameState, p: int, r: int, table: CityTable, w: Weights = 
     return value + best
 
 
-def _city_table(state: GameState, p: int, w: Weights, facts: _Facts, card: int = 0) -> CityTable:
+def _city_table(state: GameState, p: int, w: Weights, facts: _Facts) -> CityTable:
     """Per city, what a claim beside it brings ``p``: (control point now, whether the next office needs a
     Merchant, best benefit when the claim has that piece kind, best benefit otherwise).  Depends only on the
-    offices (memoized with them), ``p``'s abilities, whether ``p`` holds an extra-office marker or F-CITY, and the
-    mission ``card`` counted for ``p`` (0: none)."""
+    offices (memoized with them), ``p``'s abilities and whether ``p`` holds an extra-office marker.  (No module:
+    see :func:`_city_table_modules`.)"""
     levels = state.levels
     own = tuple(levels[p * 5 : p * 5 + 5])
     extra = EXTRA_OFFICE in state.markers[p]
-    control = CONTROL_POINTS
-    key: tuple[object, ...] = (p, own, extra)
-    if state.favour or card:
-        control = control_points(state, p)
-        key = (p, own, extra, card, control, mission_late(state, w) if card else 0.0)
+    key = (p, own, extra)
     cached = facts[5].get(key)
     if cached is not None and cached[0] is w:
         return cached[1]
+    out = _build_city_table(state, p, w, facts, own, extra, CONTROL_POINTS, None)
+    facts[5][key] = (w, out)
+    return out
+
+
+def _city_table_modules(state: GameState, p: int, w: Weights, facts: _Facts, card: int) -> CityTable:
+    """:func:`_city_table` with the Big Box modules: F-CITY's control points for its owner, and the mission
+    ``card`` counted for ``p`` (0: none; only ever the bot's own card)."""
+    levels = state.levels
+    own = tuple(levels[p * 5 : p * 5 + 5])
+    extra = EXTRA_OFFICE in state.markers[p]
+    control = control_points(state, p)
+    key = (p, own, extra, card, control, mission_late(state, w) if card else 0.0)
+    cached = facts[5].get(key)
+    if cached is not None and cached[0] is w:
+        return cached[1]
+    mission = _mission_bonus(state, p, card, facts, w) if card else None
+    out = _build_city_table(state, p, w, facts, own, extra, control, mission)
+    facts[5][key] = (w, out)
+    return out
+
+
+def _build_city_table(
+    state: GameState, p: int, w: Weights, facts: _Facts, own: tuple[int, ...], extra: bool, control: int,
+    mission: dict[int, float] | None,
+) -> CityTable:
     ctrl = facts[0]
     board = state.board
     priv = ABILITY_VALUES[PRIVILEGE][own[PRIVILEGE]]
     keys = ABILITY_VALUES[KEYS][own[KEYS]]
-    mission = _mission_bonus(state, p, card, facts, w) if card else None
     out = []
     for c, city in enumerate(board.cities):
         owner = ctrl[c]
@@ -468,7 +489,6 @@ def _city_table(state: GameState, p: int, w: Weights, facts: _Facts, card: int =
                 with_kind = max(with_kind, ability)
                 without = max(without, ability)
         out.append((1.0 if owner == p else 0.0, bool(spec is not None and spec.round), with_kind, without))
-    facts[5][key] = (w, out)
     return out
 
 
@@ -506,14 +526,13 @@ def hold_factor(own: int, spaces: int, w: Weights = DEFAULT) -> float:
 
 def evaluate(state: GameState, w: Weights = DEFAULT, viewer: int = -1) -> list[float]:
     """Value of the position for every seat (higher is better); see the module docstring.  ``viewer`` is the seat
-    whose mission card counts (the bot's own; -1: nobody's)."""
+    whose mission card counts (the bot's own; -1: nobody's).  A game without the Big Box modules runs the code it
+    ran before them; with them, :func:`_module_terms` adds theirs afterwards."""
     n = state.players
     facts = _office_facts(state)
     totals = facts[4]
     tables: dict[int, CityTable] = {}
-    modules = bool(state.favour or state.tributes or state.blocks)
-    final = _final_modules if modules else _final
-    values = [final(state, p, facts) + w.office_held * totals[p] for p in range(n)]
+    values = [_final(state, p, facts) + w.office_held * totals[p] for p in range(n)]
     levels = state.levels
     holder = -1
     if state.phase == Phase.MOVE or state.phase == Phase.RELOCATE:  # pieces in hand are about to land
@@ -534,10 +553,6 @@ def evaluate(state: GameState, w: Weights = DEFAULT, viewer: int = -1) -> list[f
         values[p] += v
     if 0 <= holder < n:
         values[holder] += w.supply_piece * len(state.hand)
-    card = state.missions[viewer] if viewer >= 0 and state.missions else 0
-    if card:
-        tables[viewer] = _city_table(state, viewer, w, facts, card)
-        values[viewer] += _mission_value(viewer, mission_cities(state, card), facts, w, mission_late(state, w))
     # Routes held by one seat only.
     houses = state.houses
     for route in state.board.routes:
@@ -561,9 +576,30 @@ def evaluate(state: GameState, w: Weights = DEFAULT, viewer: int = -1) -> list[f
         if table is None:
             table = tables[owner] = _city_table(state, owner, w, facts)
         values[owner] += hold_factor(own, len(route.houses), w) * claim_with(state, owner, route.index, table, w)
-    if modules:
-        _module_terms(state, values, w, viewer)
+    if state.favour or state.tributes or state.blocks or state.missions:
+        _module_terms(state, values, w, viewer, facts, tables)
     return values
+
+
+def sole_owners(state: GameState) -> list[tuple[int, int, int]]:
+    """``(route, owner, pieces)`` for every route whose pieces all belong to one seat (not the neutral player)."""
+    houses = state.houses
+    out = []
+    for route in state.board.routes:
+        owner = -1
+        own = 0
+        for h in route.houses:
+            code = houses[h]
+            if code < 0:
+                continue
+            if owner >= 0 and code >> 1 != owner:
+                owner = -2
+                break
+            owner = code >> 1
+            own += 1
+        if 0 <= owner < state.players:
+            out.append((route.index, owner, own))
+    return out
 
 
 def viewer_card(state: GameState, p: int, viewer: int) -> int:
@@ -571,13 +607,38 @@ def viewer_card(state: GameState, p: int, viewer: int) -> int:
     return state.missions[viewer] if p == viewer and viewer >= 0 and state.missions else 0
 
 
-def _module_terms(state: GameState, values: list[float], w: Weights, viewer: int = -1) -> None:
-    """The public Big Box terms of :func:`evaluate`: tiles owned, Tribute markers' expected payments, Block
-    markers' surcharges on the routes a seat builds alone."""
+def _module_terms(
+    state: GameState, values: list[float], w: Weights, viewer: int, facts: _Facts, tables: dict[int, CityTable]
+) -> None:
+    """The Big Box terms of :func:`evaluate`, added to ``values`` (computed as without the modules, with the plain
+    city ``tables`` of the seats holding routes): the final score's module points (F-ABIL, F-CITY, every collected
+    marker), the ``viewer``'s mission, and the routes of the seats whose city table the modules change (the
+    ``viewer``'s mission cities, F-CITY's owner) valued again; tiles owned, Tribute markers' expected payments,
+    Block markers beside routes built by one seat."""
     n = state.players
+    favour = state.favour
+    if favour or state.tributes or state.blocks:
+        for p in range(n):
+            values[p] += _final_modules(state, p, facts) - _final(state, p, facts)
+    card = viewer_card(state, viewer, viewer)
+    special: dict[int, CityTable] = {}
+    for p in range(n):
+        c = card if p == viewer else 0
+        if c or (favour and favour[F_CITY] == p):
+            special[p] = _city_table_modules(state, p, w, facts, c)
+    if card:
+        values[viewer] += _mission_value(viewer, mission_cities(state, card), facts, w, mission_late(state, w))
+    routes = state.board.routes
+    held = sole_owners(state) if special or state.blocks else []
+    for r, owner, own in held:
+        table = special.get(owner)
+        if table is not None:
+            plain = tables.get(owner) or _city_table(state, owner, w, facts)
+            factor = hold_factor(own, routes[r].spaces, w)
+            values[owner] += factor * (claim_with(state, owner, r, table, w) - claim_with(state, owner, r, plain, w))
     left = game_left(state)
-    if state.favour:
-        for t, owner in enumerate(state.favour):
+    if favour:
+        for t, owner in enumerate(favour):
             if 0 <= owner < n:
                 value = w.tile_value[t] * left
                 if t == F_INC:
@@ -588,37 +649,20 @@ def _module_terms(state: GameState, values: list[float], w: Weights, viewer: int
         for r, owner in state.tributes:
             values[owner] += w.tribute_pair * expected[r]
     if state.blocks:
-        houses = state.houses
-        routes = state.board.routes
         blocked: dict[int, list[int]] = {}
         for r, blocker in state.blocks:
             blocked.setdefault(r, []).append(blocker)
-        tables: dict[int, CityTable] = {}
-        for r, blockers in blocked.items():
-            route = routes[r]
+        for r, owner, own in held:
+            blockers = blocked.get(r)
             free = state.route_free[r]
-            if not free:
+            if blockers is None or not free:
                 continue
-            owner = -1
-            own = 0
-            for h in route.houses:
-                code = houses[h]
-                if code >= 0:
-                    if owner >= 0 and code >> 1 != owner:
-                        owner = -1
-                        break
-                    owner = code >> 1
-                    own += 1
-            if 0 <= owner < n:
-                for blocker in blockers:
-                    if blocker != owner:
-                        values[blocker] += w.block_piece * free
-                k = len(blockers)
-                table = tables.get(owner)
-                if table is None:
-                    table = tables[owner] = _city_table(state, owner, w, _office_facts(state), viewer_card(state, owner, viewer))
-                held = hold_factor(own, route.spaces, w) * claim_with(state, owner, r, table, w)
-                values[owner] -= (1.0 - w.block_hold**k) * held
+            for blocker in blockers:
+                if blocker != owner:
+                    values[blocker] += w.block_piece * free
+            table = special.get(owner) or tables.get(owner) or _city_table(state, owner, w, facts)
+            worth = hold_factor(own, routes[r].spaces, w) * claim_with(state, owner, r, table, w)
+            values[owner] -= (1.0 - w.block_hold ** len(blockers)) * worth
 
 
 def tribute_outlook(state: GameState, w: Weights = DEFAULT) -> list[float]:
@@ -670,7 +714,7 @@ def pawn_reach(state: GameState, p: int, w: Weights = DEFAULT) -> float:
         if own <= 0:
             continue
         if table is None:
-            table = _city_table(state, p, w, _office_facts(state), own_mission(state, p))
+            table = city_table(state, p, w, p)
         loss += (factor - 1.0) * hold_factor(own, len(route.houses), w) * claim_with(state, p, route.index, table, w)
     return loss
 
@@ -701,6 +745,6 @@ def action_points(state: GameState, p: int) -> int:
 __all__ = [
     "DEFAULT", "CityTable", "Weights", "action_points", "city_table", "claim_value", "claim_with", "control_points",
     "controllers", "evaluate", "final_now", "game_left", "hold_factor", "largest_network", "mission_cities",
-    "mission_value", "office_summary", "own_mission", "pawn_distances", "pawn_reach", "relative", "tempo",
-    "tribute_outlook",
+    "mission_value", "office_summary", "pawn_distances", "pawn_reach", "relative", "sole_owners",
+    "tempo", "tribute_outlook", "viewer_card",
 ]

@@ -65,6 +65,7 @@ _COMPLETED = (Phase.MOVE, Phase.REMOVE, Phase.PERMANENT)
 #: Big Box decisions in the middle of a turn (F-INC's share, a tribute's mix) that a lookahead settles with the
 #: first option (a Trader, two Traders): what matters to the action's judge is that the pieces move.
 _SETTLED = (Phase.SHARE, Phase.TRIBUTE)
+_SHARE = Phase.SHARE
 #: How many routes a lookahead tries for a Tribute or a Block marker (the best by :func:`tribute_outlook` or
 #: :func:`block_targets`).
 _PROMO_ROUTES = 3
@@ -118,13 +119,15 @@ class HeuristicBot(Bot):
         candidates = self.candidates(base, moves, me)
         best: Move = candidates[0]
         best_value = float("-inf")
+        # Taking a tile ends the turn: the actions it costs are worth more than their tempo.
+        tile_cost = self.weights.tile_turn * base.actions_left() if base.favour else 0.0
         for move in candidates:
             child = base.copy()
             child.play(move)
             self.complete_action(child, me, press)
             value = self.value(child, me, press) + self.rng.random() * 1e-6
-            if type(move) is TakeTile:  # the turn it costs is worth more than the tempo of its actions
-                value -= self.weights.tile_turn * base.actions_left()
+            if tile_cost and type(move) is TakeTile:
+                value -= tile_cost
             if press:
                 if type(move) is Claim:
                     value += press
@@ -198,7 +201,7 @@ class HeuristicBot(Bot):
         marker placements, other moves, pawn moves, ending the turn."""
         if state.phase in (Phase.PERMANENT, Phase.REMOVE) and len(moves) > 2 * self.width:
             return self.permanent_candidates(state, moves, me)
-        if state.phase == Phase.SHARE:  # F-INC: a piece from the stock to the supply is never worse than nothing
+        if state.phase == _SHARE:  # F-INC: a piece from the stock to the supply is never worse than nothing
             return [m for m in moves if type(m) is not Done] or moves
         claims: list[Move] = []
         others: list[Move] = []
