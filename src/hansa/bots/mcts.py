@@ -25,6 +25,11 @@ random play.  In a game that has gone on far longer than real games do (past ``W
 bot plays the heuristic bot's move instead, whose stall breaker (:func:`~hansa.bots.heuristic.progress_pressure`)
 pushes the game to its end.  An iteration is one playout; ``last_stats`` reports how many ran.
 
+With the Big Box modules the tree and the playouts take the heuristic bot's candidates and model as they are (tiles,
+Tribute, Block, Exchange, F-INC's share, a tribute's mix); each determinization also deals the other seats' mission
+cards again, and every evaluation (the root's baseline included) counts only the searching seat's own card, so the
+search never reads another seat's card.
+
 Budgets: ``iterations`` or ``seconds`` per decision.  Levels: easy = 60 iterations, medium = 250 iterations,
 hard = 1.0 second.
 """
@@ -150,7 +155,7 @@ class MctsBot(Bot):
         deadline = start + self.seconds if self.seconds is not None else math.inf
         reserve = min(0.002, 0.01 * self.seconds) if self.seconds is not None else 0.0
         limit = self.iterations if self.iterations is not None else 10**9
-        self._baseline = self._standing(state, evaluate(state, self.weights))
+        self._baseline = self._standing(state, evaluate(state, self.weights, me))
         done = 0
         while done < limit:
             if done:  # time budget: stop when two more iterations of the average length (and the choice of
@@ -253,7 +258,7 @@ class MctsBot(Bot):
         if s.is_over:
             values = [float(b.total) for b in final_scores(s)]
         else:
-            values = evaluate(s, self.weights)
+            values = evaluate(s, self.weights, self._me)
         d = (self._standing(s, values) - self._baseline) / self.scale
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, d))))
 
