@@ -47,6 +47,11 @@ class Move:
         return self.text()
 
 
+def _pieces(traders: int, merchants: int) -> str:
+    """A count of pieces as the notation writes it: ``3T``, ``2T1M``, ``1M``, ``0``."""
+    return ((f"{traders}T" if traders else "") + (f"{merchants}M" if merchants else "")) or "0"
+
+
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
@@ -67,8 +72,7 @@ class Income(Move):
     merchants: int
 
     def text(self) -> str:
-        parts = (f"{self.traders}T" if self.traders else "") + (f"{self.merchants}M" if self.merchants else "")
-        return f"income {parts or '0'}"
+        return f"income {_pieces(self.traders, self.merchants)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,8 +375,7 @@ class TakeTribute(Move):
     merchants: int
 
     def text(self) -> str:
-        parts = (f"{self.traders}T" if self.traders else "") + (f"{self.merchants}M" if self.merchants else "")
-        return f"tribute {parts or '0'}"
+        return f"tribute {_pieces(self.traders, self.merchants)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,6 +488,16 @@ def _city(token: str, text: str, board: Board | None) -> str:
     return token
 
 
+def _counts(token: str, text: str, usage: str) -> tuple[int, int]:
+    """(Traders, Merchants) of a count of pieces (``3T``, ``2T1M``, ``0``), as :func:`_pieces` writes it."""
+    if token == "0":
+        return 0, 0
+    m = _INCOME.match(token.upper())
+    if not m or not token:
+        raise _bad(text, usage)
+    return int(m.group(1) or 0), int(m.group(2) or 0)
+
+
 def parse_move(text: str, board: Board | None = None) -> Move:
     """Read a move from its text form.  With ``board``, route and house names are checked and a route written
     in the reverse direction (``EMD-GRO:1``) is normalised to the board's direction (``GRO-EMD:3``)."""
@@ -501,12 +514,7 @@ def parse_move(text: str, board: Board | None = None) -> Move:
 
     if verb == "income":
         need(1, "income 3T | income 2T1M")
-        m = _INCOME.match(args[0].upper())
-        if args[0] == "0":
-            return Income(0, 0)
-        if not m or not args[0]:
-            raise _bad(text, "expected `income 3T` or `income 2T1M`")
-        return Income(int(m.group(1) or 0), int(m.group(2) or 0))
+        return Income(*_counts(args[0], text, "expected `income 3T` or `income 2T1M`"))
     if verb == "place":
         if len(args) == 4 and args[2].lower() == "pay":
             pay = args[3].upper()
@@ -613,12 +621,7 @@ def parse_move(text: str, board: Board | None = None) -> Move:
         return Share(_piece(args[0], text))
     if verb == "tribute":
         need(1, "tribute 2T | tribute 1T1M | tribute 2M")
-        m = _INCOME.match(args[0].upper())
-        if args[0] == "0":
-            return TakeTribute(0, 0)
-        if not m or not args[0]:
-            raise _bad(text, "expected `tribute 2T`, `tribute 1T1M` or `tribute 2M`")
-        return TakeTribute(int(m.group(1) or 0), int(m.group(2) or 0))
+        return TakeTribute(*_counts(args[0], text, "expected `tribute 2T`, `tribute 1T1M` or `tribute 2M`"))
     if verb == "remove":
         need(1, "remove GRO-EMD:2")
         return Remove(_house(args[0], text, board))

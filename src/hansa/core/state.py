@@ -636,21 +636,16 @@ class GameState(MoveGenerator):
         r = self.board.house_route[h]
         if r == self.rl_route:
             raise IllegalMoveError("a displaced piece cannot go back onto the route it was displaced from", "§2.4")
-        if self.free_relocation():
-            self._check_free_relocation(h, kind)
-            self._occupy(h, self.rl_owner * 2 + kind)
-            self.hand = _without(self.hand, kind)
-            self._relocation_progress()
-            return
+        free = self.free_relocation()  # F-FREE (§8.4): any free house off the route, not only the nearest
         if self.board.expansion:
-            self._check_expansion_relocation(h, kind)
+            self._check_expansion_relocation(h, kind, nearest=not free)
             self._occupy(h, self.rl_owner * 2 + kind)
             self.hand = _without(self.hand, kind)
             self._relocation_progress()
             return
         d = self._relocation_distance()
         dist = self.board.distance[self.rl_route][r]
-        if dist != d:
+        if dist != d and not free:
             raise IllegalMoveError(
                 f"relocated pieces go to the nearest routes with a free house (distance {d}); "
                 f"{self.board.routes[r].code} is at distance {dist}",
@@ -923,26 +918,10 @@ class GameState(MoveGenerator):
 
     # -- expansion maps (docs/rules-expansions.md)
 
-    def _check_free_relocation(self, h: int, kind: int) -> None:
-        """F-FREE (§8.4): any free house off the route, but ship spaces, countries and the rest of the hand count."""
-        if not self.board.expansion:
-            return
-        origin = self.relocation_origin()
-        if not self._may_go(h, kind, origin):
-            if kind == TRADER and self.board.house_ship[h]:
-                raise IllegalMoveError(f"{self.board.house_names[h]} is a ship space and holds only a Merchant", "§7.2")
-            raise IllegalMoveError(
-                f"pieces displaced from a {COUNTRIES[origin]} route go to {COUNTRIES[origin]} or England routes only",
-                "§7.7",
-            )
-        rest = self.relocation_pieces()
-        rest.remove((kind, origin))
-        if not self.fits(rest, self.rl_route, taken=h):
-            raise IllegalMoveError("then the other pieces in hand could not all be relocated", "§7.2")
-
-    def _check_expansion_relocation(self, h: int, kind: int) -> None:
+    def _check_expansion_relocation(self, h: int, kind: int, nearest: bool = True) -> None:
         """A relocated piece: allowed on that house (ship space, country), on the nearest ring where a piece of
-        its kind may go, and leaving room for the rest of the hand (§E2.1 3, §E4.3)."""
+        its kind may go (unless not ``nearest``: F-FREE, §8.4), and leaving room for the rest of the hand (§E2.1 3,
+        §E4.3)."""
         origin = self.relocation_origin()
         board = self.board
         if not self._may_go(h, kind, origin):
@@ -952,9 +931,9 @@ class GameState(MoveGenerator):
                 f"pieces displaced from a {COUNTRIES[origin]} route go to {COUNTRIES[origin]} or England routes only",
                 "§7.7",
             )
-        d = self.kind_distance(kind)
+        d = self.kind_distance(kind) if nearest else -1
         r = board.house_route[h]
-        if not d or r not in self.relocation_rings()[d - 1]:
+        if nearest and (not d or r not in self.relocation_rings()[d - 1]):
             raise IllegalMoveError(
                 f"relocated pieces go to the nearest routes with a free house they may take (distance {d})", "§7.7"
             )
