@@ -39,13 +39,8 @@ from hansa.core.constants import (
 from hansa.core.invariants import check_invariants
 from hansa.core.moves import Income, Move
 from hansa.core.state import GameState, Phase
+from module_play import ALL, PROMO
 
-#: A legal ``marker_supply`` with every promo marker (docs/rules-modules.md §M5.1).
-PROMO = [
-    "extra-office", "extra-office", "swap", "+3", "+4", "improve", "remove3",
-    "exchange", "exchange", "tribute", "tribute", "block",
-]  # fmt: skip
-ALL = {"missions": True, "emperors_favour": True, "marker_supply": PROMO}
 #: East and Britannia refuse ``missions`` (the cards name base-board cities).
 FAVOUR = {"emperors_favour": True, "marker_supply": PROMO}
 #: Module decisions counted by :func:`play` (``place+pay`` = a Place that pays a Block surcharge).

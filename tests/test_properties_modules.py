@@ -19,17 +19,11 @@ from hypothesis import strategies as st
 from hansa.bots import ClaimingRandomBot
 from hansa.core.invariants import check_invariants, check_turn_start
 from hansa.core.state import GameState
+from module_play import ALL, PROMO, PROMO_HEAVY
 from universe import check_refused, move_universe, random_shifts
 
 GAMES = max(4, int(os.environ.get("HANSA_PROPERTY_GAMES", "40")) // 3)
 
-PROMO = [
-    "extra-office", "extra-office", "swap", "+3", "+4", "improve", "remove3",
-    "exchange", "exchange", "tribute", "tribute", "block",
-]  # fmt: skip
-#: Mostly promo markers, so that Exchange, Tribute and Block come up often in random games.
-PROMO_HEAVY = ["exchange", "exchange", "tribute", "tribute", "block", "block", "+3", "+4", "improve", "swap", "extra-office", "remove3"]
-ALL = {"missions": True, "emperors_favour": True, "marker_supply": PROMO}
 
 CONFIGS: list[tuple[int, dict[str, Any]]] = [
     (4, ALL),

@@ -13,10 +13,10 @@ from hansa.core.errors import RecordError
 from hansa.core.scoring import final_scores
 from hansa.game import Game
 from hansa.record import game_from_record, game_to_record
+from module_play import ALL
 from test_cli import run
 
-PROMO = "extra-office,extra-office,swap,+3,+4,improve,remove3,exchange,exchange,tribute,tribute,block"
-ALL = {"missions": True, "emperors_favour": True, "marker_supply": PROMO.split(",")}
+PROMO = ",".join(ALL["marker_supply"])
 
 
 def played(seed: int, moves: int | None = None) -> Game:

@@ -63,13 +63,8 @@ from hansa.core.moves import (
 from hansa.core.scoring import categories, final_scores, mission_score
 from hansa.core.state import GameState, Phase
 from hansa.view import mission_json, public_state
+from module_play import PROMO
 from support import A, B, C, refuse
-
-#: A legal ``marker_supply`` naming every promo marker.
-PROMO = [
-    "extra-office", "extra-office", "swap", "+3", "+4", "improve", "remove3",
-    "exchange", "exchange", "tribute", "tribute", "block",
-]  # fmt: skip
 
 
 def base(players: int = 3, **options: Any) -> GameState:
