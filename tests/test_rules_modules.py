@@ -37,7 +37,7 @@ from hansa.core.constants import (
     TRIBUTE,
     marker_points,
 )
-from hansa.core.errors import InvalidOptionError, WrongPlayerError
+from hansa.core.errors import IllegalMoveError, InvalidOptionError, WrongPlayerError
 from hansa.core.invariants import check_invariants
 from hansa.core.moves import (
     Claim,
@@ -893,3 +893,29 @@ def test_m43_a_claim_leaves_tribute_and_block_beside_the_route():
     assert state.markers[A] == (PLUS4,)
     r = state.board.route("V-K").index
     assert state.tributes == ((r, A),) and state.blocks == ((r, A),)
+
+
+def test_m44_exchange_cannot_take_a_used_exchange():
+    """M44 (our reading, §8.10). B's only used marker is an Exchange; A holds an unused Exchange -> Exchange is not
+    legal (taking it would change nothing and could repeat without end); with a used +3 beside it only +3 is offered."""
+    state = fixture(marker_supply=PROMO)
+    support.give_markers(state, A, EXCHANGE)
+    state.used_markers[B] = (EXCHANGE,)
+    assert of_type(state, UseExchange) == []
+    refuse(state, UseExchange(B, "exchange"))
+    state.used_markers[B] = (EXCHANGE, PLUS3)
+    assert of_type(state, UseExchange) == [UseExchange(B, "+3")]
+    refuse(state, UseExchange(B, "exchange"))
+    state.play(UseExchange(B, "+3"))
+    assert state.markers[A] == (PLUS3,) and sorted(state.used_markers[B]) == [EXCHANGE, EXCHANGE]
+
+
+def test_block_without_a_trader_cites_its_own_section():
+    """Using a Block marker with no Trader in the supply is refused and the error names §8.8 (Block), not Tribute's §8.7."""
+    state = fixture(marker_supply=PROMO)
+    support.give_markers(state, A, BLOCK)
+    support.set_pools(state, A, sup=(0, state.sup_m[A]))
+    assert of_type(state, UseBlock) == []
+    with pytest.raises(IllegalMoveError) as info:
+        state.play(UseBlock("V-K"))
+    assert info.value.rule == "§8.8"

@@ -242,11 +242,12 @@ class MoveGenerator(ExpansionQueries):
         return [TakeTribute(n - m, m) for m in range(max(0, n - st), min(sm, n) + 1)]
 
     def _exchange_options(self, p: int) -> list[Move]:
-        """Exchange: take one used marker of another player (§8.6)."""
+        """Exchange: take one used marker of another player (§8.6), but not a used Exchange (it would change
+        nothing and could be repeated without end: §8.10)."""
         out: list[Move] = []
         for q in range(self.players):
             if q != p:
-                out.extend(UseExchange(q, MARKER_NAMES[k]) for k in sorted(set(self.used_markers[q])))
+                out.extend(UseExchange(q, MARKER_NAMES[k]) for k in sorted(set(self.used_markers[q])) if k != EXCHANGE)
         return out
 
     def _income_options(self, p: int) -> list[Move]:
@@ -347,7 +348,7 @@ class MoveGenerator(ExpansionQueries):
                 return True
             if kind == SWAP_OFFICES and self._swap_options(p, first=True):
                 return True
-            if kind == EXCHANGE and any(self.used_markers[q] for q in range(self.players) if q != p):
+            if kind == EXCHANGE and any(k != EXCHANGE for q in range(self.players) if q != p for k in self.used_markers[q]):
                 return True
             if (kind == TRIBUTE or kind == BLOCK) and self.sup_t[p]:
                 return True

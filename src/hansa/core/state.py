@@ -1339,7 +1339,8 @@ class GameState(MoveGenerator):
         p = self._marker_turn(what, kind)
         r = self._route(route)
         if self.sup_t[p] <= 0:
-            raise IllegalMoveError(f"{what} puts a Trader from your supply beside the route; you have none", "§8.7")
+            section = "§8.7" if kind == TRIBUTE else "§8.8"
+            raise IllegalMoveError(f"{what} puts a Trader from your supply beside the route; you have none", section)
         self.markers[p] = _without(self.markers[p], kind)
         self.sup_t[p] -= 1
         self.fav_flags |= 1
@@ -1364,6 +1365,8 @@ class GameState(MoveGenerator):
         if kind not in self.used_markers[q]:
             held = ", ".join(MARKER_NAMES[k] for k in self.used_markers[q]) or "none"
             raise IllegalMoveError(f"seat {q} holds no used {move.marker} marker (used: {held})", "§8.6")
+        if kind == EXCHANGE:
+            raise IllegalMoveError("Exchange cannot take a used Exchange marker (it would change nothing)", "§8.10")
         self.markers[p] = _without(self.markers[p], EXCHANGE) + (kind,)
         self.used_markers[q] = _without(self.used_markers[q], kind) + (EXCHANGE,)
         self.fav_flags |= 1
