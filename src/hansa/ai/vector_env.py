@@ -28,7 +28,6 @@ games' own work (docs/ai.md "Vector env" has the measured throughput).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from copy import deepcopy
 from typing import Any
 
 import numpy as np
@@ -37,6 +36,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 
 from .gym_env import HansaEnv
+
+_MISSING = object()  # an info key a game's info lacks
 
 #: The most games one vector environment steps (a bound on memory: each game holds its own state and bots).
 MAX_ENVS = 4096
@@ -76,7 +77,6 @@ class HansaVectorEnv(VectorEnv):
         self._terminations = np.zeros(num_envs, dtype=np.bool_)
         self._truncations = np.zeros(num_envs, dtype=np.bool_)
         self._autoreset = np.zeros(num_envs, dtype=np.bool_)
-        self._masks = np.zeros((num_envs, first.actions.size), dtype=np.bool_)
 
     def reset(
         self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None
@@ -97,7 +97,6 @@ class HansaVectorEnv(VectorEnv):
         infos: dict[str, Any] = {}
         for i in np.flatnonzero(chosen):
             self._env_obs[i], info = self.envs[i].reset(seed=seeds[i], options=rest)
-            self._masks[i] = self.envs[i]._last_mask
             infos = self._add_info(infos, info, int(i))
         self._terminations[chosen] = False
         self._truncations[chosen] = False
@@ -122,13 +121,14 @@ class HansaVectorEnv(VectorEnv):
         if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
             raise ValueError(f"actions must be {self.num_envs} integers (shape ({self.num_envs},)), not shape "
                              f"{acts.shape} of {acts.dtype}")
-        infos: dict[str, Any] = {}
         mode = self.autoreset_mode
+        if mode == AutoresetMode.DISABLED and self._autoreset.any():
+            raise RuntimeError(f"games {list(np.flatnonzero(self._autoreset))} have ended: reset them with "
+                               "options={'reset_mask': ...} (autoreset is disabled)")
+        infos: dict[str, Any] = {}
+        env_infos: list[dict[str, Any]] = [{}] * self.num_envs
         for i, env in enumerate(self.envs):
             if self._autoreset[i]:
-                if mode == AutoresetMode.DISABLED:
-                    raise RuntimeError(f"game {i} has ended: reset it with options={{'reset_mask': ...}} "
-                                       "(autoreset is disabled)")
                 obs, info = env.reset()
                 reward, terminated, truncated = 0.0, False, False
             else:
@@ -138,22 +138,50 @@ class HansaVectorEnv(VectorEnv):
                     obs, info = env.reset()
             self._env_obs[i] = obs
             self._rewards[i], self._terminations[i], self._truncations[i] = reward, terminated, truncated
-            self._masks[i] = env._last_mask
-            infos = self._add_info(infos, info, i)
+            env_infos[i] = info
         self._autoreset = self._terminations | self._truncations
         if mode == AutoresetMode.SAME_STEP:
             self._autoreset[:] = False
+        infos = self._batch_infos(infos, env_infos)
         return self._batch(), self._rewards.copy(), self._terminations.copy(), self._truncations.copy(), infos
 
+    def _batch_infos(self, infos: dict[str, Any], env_infos: list[dict[str, Any]]) -> dict[str, Any]:
+        """Every game's info batched as :meth:`VectorEnv._add_info` does one game at a time (the result is the same;
+        a test compares it with ``SyncVectorEnv``'s), in one step per key that every game has as a number or an
+        array of one shape."""
+        keys = dict.fromkeys(k for info in env_infos for k in info)
+        n = self.num_envs
+        for key in keys:
+            values = [info.get(key, _MISSING) for info in env_infos]
+            first = values[0]
+            array: Any = None
+            if key not in infos and not any(v is _MISSING for v in values):
+                if type(first) in (int, float, bool) or isinstance(first, np.number):
+                    array = np.array(values, dtype=type(first))
+                elif isinstance(first, np.ndarray) and all(
+                    isinstance(v, np.ndarray) and v.shape == first.shape for v in values
+                ):
+                    array = np.stack(values).astype(first.dtype, copy=False)
+            if array is None:  # anything else (a dict, an object, a key some games lack) one game at a time
+                for i, value in enumerate(values):
+                    if value is not _MISSING:
+                        infos = self._add_info(infos, {key: value}, i)
+            else:
+                infos[key], infos[f"_{key}"] = array, np.ones(n, dtype=np.bool_)
+        return infos
+
     def _batch(self) -> Any:
-        self._observations = concatenate(self.single_observation_space, self._env_obs, self._observations)
-        return deepcopy(self._observations) if self.copy else self._observations
+        """The games' observations stacked: into fresh arrays (``copy=True``), or into the same arrays each step."""
+        space = self.single_observation_space
+        out: Any = create_empty_array(space, n=self.num_envs, fn=np.empty) if self.copy else self._observations
+        self._observations = concatenate(space, self._env_obs, out)
+        return self._observations
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of every game's current observation, ``num_envs x A`` bools (sb3-contrib's
         convention): each row is its game's ``observation["action_mask"]`` (none once the game is over; a truncated
         game's row is its last position's, and ``NEXT_STEP`` ignores the action it gets)."""
-        return self._masks.copy()
+        return np.stack([env._last_mask for env in self.envs]).astype(np.bool_)
 
     def render(self) -> tuple[Any, ...]:
         return tuple(env.render() for env in self.envs)
