@@ -181,6 +181,9 @@ class HansaVectorEnv(VectorEnv):
         """The legal actions of every game's current observation, ``num_envs x A`` bools (sb3-contrib's
         convention): each row is its game's ``observation["action_mask"]`` (none once the game is over; a truncated
         game's row is its last position's, and ``NEXT_STEP`` ignores the action it gets)."""
+        batch = self._observations
+        if isinstance(batch, dict) and "action_mask" in batch:  # the masks are in the batch already
+            return np.asarray(batch["action_mask"], dtype=np.bool_)
         return np.stack([env._last_mask for env in self.envs]).astype(np.bool_)
 
     def render(self) -> tuple[Any, ...]:
