@@ -67,6 +67,16 @@ class GlobalStateSpec:
         self.fields = tuple(fields)
         self.size = start
         self._at = {f.name: f for f in fields}
+        # For global_state(): the hidden fields' starts, and their values with every position empty.
+        self._supply_at = self._at["supply_order"].start
+        self._counts_at = self._at["supply_counts"].start
+        self._plates_at = self._at["plates"].start
+        self._missions_at = self._at["missions_all"].start
+        self._facedown_at = self._at["facedown_types"].start if "emperors_favour" in obs.modules else None
+        self._hidden_template = np.zeros(self.size - obs.size, dtype=np.float32)
+        self._hidden_template[self._supply_at - obs.size : self._counts_at - obs.size : 1 + types] = 1.0
+        plates = self._at["plates"]
+        self._hidden_template[plates.start - obs.size : plates.start + plates.size - obs.size : 1 + types] = 1.0
 
     def field(self, name: str) -> Field:
         return self._at[name]
@@ -91,29 +101,32 @@ def global_state(state: GameState, pending_house: str | None = None, pending_exc
     """The global state (float32, ``global_spec_for_state(state).size`` long): seat 0's observation and the hidden
     information (module docstring).  ``pending_house`` / ``pending_exchange`` as for :func:`observe`."""
     spec = global_spec_for_state(state)
-    out = np.zeros(spec.size, dtype=np.float32)
+    out = np.empty(spec.size, dtype=np.float32)
     out[: spec.obs.size] = observe(state, 0, pending_house, pending_exchange)
+    out[spec.obs.size :] = spec._hidden_template  # every supply and plate position empty ("none" set)
     width = 1 + spec.marker_types
     supply = state.marker_supply
     if len(supply) > SUPPLY_MAX or any(len(plate) > SUPPLY_MAX for plate in state.plate):
         raise ValueError(f"a supply or plate holds more than {SUPPLY_MAX} markers")
-    order = spec.view(out, "supply_order").reshape(SUPPLY_MAX, width)
-    order[:, 0] = 1.0
-    drawn = np.array(supply[::-1], dtype=np.int64)  # the engine draws from the end of the list
-    order[np.arange(len(drawn)), 0] = 0.0
-    order[np.arange(len(drawn)), 1 + drawn] = 1.0
-    np.add.at(spec.view(out, "supply_counts"), drawn, 1.0)
-    plates = spec.view(out, "plates").reshape(SLOTS, SUPPLY_MAX, width)
-    plates[:, :, 0] = 1.0
+    at = spec._supply_at
+    on = [at + k * width + 1 + m for k, m in enumerate(reversed(supply))]  # the engine draws from the list's end
+    off = [at + k * width for k in range(len(supply))]
+    counts = [0] * spec.marker_types
+    for m in supply:
+        counts[m] += 1
+    out[spec._counts_at : spec._counts_at + spec.marker_types] = counts
     for seat, plate in enumerate(state.plate):
-        kinds = np.array(plate, dtype=np.int64)
-        plates[seat, np.arange(len(kinds)), 0] = 0.0
-        plates[seat, np.arange(len(kinds)), 1 + kinds] = 1.0
+        at = spec._plates_at + seat * SUPPLY_MAX * width
+        on.extend(at + k * width + 1 + m for k, m in enumerate(plate))
+        off.extend(at + k * width for k in range(len(plate)))
     if state.missions:
-        cards = spec.view(out, "missions_all").reshape(SLOTS, MISSIONS)
-        cards[np.arange(len(state.missions)), np.array(state.missions, dtype=np.int64) - 1] = 1.0
-    if "emperors_favour" in spec.obs.modules:
-        facedown = spec.view(out, "facedown_types").reshape(SLOTS, spec.marker_types)
-        for seat, turned in enumerate(state.facedown):
-            np.add.at(facedown[seat], np.array(turned, dtype=np.int64), 1.0)
+        on.extend(spec._missions_at + seat * MISSIONS + card - 1 for seat, card in enumerate(state.missions))
+    if spec._facedown_at is not None:
+        turned = [0] * (state.players * spec.marker_types)
+        for seat, kinds in enumerate(state.facedown):
+            for m in kinds:
+                turned[seat * spec.marker_types + m] += 1
+        out[spec._facedown_at : spec._facedown_at + len(turned)] = turned
+    out[off] = 0.0
+    out[on] = 1.0
     return out
