@@ -8,6 +8,7 @@ observation (wall clock around each part); the same split in CPU time from three
 (``env.last()`` + ``env.step``).
 
     python benchmarks/bench_env.py --steps 20000 [--players 3] [--map base|east|britannia] [--json FILE]
+    python benchmarks/bench_env.py --vector 64 [--rounds 5] [--batch-steps 40]   # the vector env alone (below)
 
 ``--map east`` or ``--map britannia`` measures an expansion map (3-5 players; its side's action index and
 observation, which has more fields to fill).
@@ -22,6 +23,7 @@ import json
 import platform
 import random
 import time
+from typing import Any
 
 import numpy as np
 
@@ -130,6 +132,79 @@ def pettingzoo_loop(players: int, steps: int, seed: int, map_name: str = "base")
     return {"steps": done, "seconds": seconds, "steps_per_s": done / seconds}
 
 
+def vector_throughput(num_envs: int, batch_steps: int, rounds: int, seed: int, players: int = 3,
+                      map_name: str = "base", opponents: str = "random") -> dict[str, Any]:
+    """Learner steps/s (CPU time) of ``num_envs`` games three ways, interleaved round by round so that a busy
+    machine skews them alike: the vector env (:class:`hansa.ai.vector_env.HansaVectorEnv`), the same number of
+    separate :class:`HansaEnv` stepped in a Python loop (their observations and masks stacked into the same arrays,
+    a reset after each episode), and Gymnasium's ``SyncVectorEnv`` over them.  Each round runs ``batch_steps`` batch
+    steps of each from the same seeds with the same actions (a random legal one per game, from one generator).
+    Returns the median of the rounds for each and every round's numbers."""
+    from gymnasium.vector import SyncVectorEnv
+
+    from hansa.ai.gym_env import HansaEnv
+    from hansa.ai.vector_env import HansaVectorEnv
+
+    kwargs: dict[str, Any] = {"players": players, "opponents": opponents, "options": game_options(map_name)}
+
+    def pick(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in masks], dtype=np.int64)
+
+    def run_vector(envs: Any, round_seed: int) -> float:
+        rng = np.random.default_rng(round_seed)
+        t0 = time.process_time()
+        envs.reset(seed=round_seed)
+        for _ in range(batch_steps):
+            masks = envs.action_masks() if hasattr(envs, "action_masks") else np.stack(
+                [env._last_mask.astype(bool) for env in envs.envs])
+            envs.step(pick(masks, rng))
+        return time.process_time() - t0
+
+    def run_loop(envs: list[Any], round_seed: int) -> float:
+        rng = np.random.default_rng(round_seed)
+        t0 = time.process_time()
+        obs = [env.reset(seed=round_seed + i)[0] for i, env in enumerate(envs)]
+        done = [False] * num_envs
+        for _ in range(batch_steps):
+            actions = pick(np.stack([o["action_mask"] for o in obs]).astype(bool), rng)
+            for i, env in enumerate(envs):
+                if done[i]:
+                    obs[i], _ = env.reset()
+                    done[i] = False
+                else:
+                    obs[i], _, terminated, truncated, _ = env.step(actions[i])
+                    done[i] = terminated or truncated
+            np.stack([o["observation"] for o in obs])
+        return time.process_time() - t0
+
+    vector = HansaVectorEnv(num_envs, **kwargs)
+    loop = [HansaEnv(**kwargs) for _ in range(num_envs)]
+    sync = SyncVectorEnv([lambda: HansaEnv(**kwargs) for _ in range(num_envs)])
+    times: dict[str, list[float]] = {"vector": [], "loop": [], "sync": []}
+    for r in range(rounds):
+        round_seed = seed + 1000 * r
+        times["vector"].append(run_vector(vector, round_seed))
+        times["loop"].append(run_loop(loop, round_seed))
+        times["sync"].append(run_vector(sync, round_seed))
+    steps = num_envs * batch_steps
+    rates = {name: [steps / t for t in ts] for name, ts in times.items()}
+    return {"num_envs": num_envs, "batch_steps": batch_steps, "rounds": rounds, "players": players, "map": map_name,
+            "opponents": opponents, "steps_per_s": {name: float(np.median(r)) for name, r in rates.items()},
+            "rounds_steps_per_s": rates}
+
+
+def print_vector(result: dict[str, Any]) -> None:
+    med = result["steps_per_s"]
+    print(f"{result['num_envs']} games, {result['players']} players, map {result['map']}, opponents "
+          f"{result['opponents']}: learner steps/s, CPU time, median of {result['rounds']} interleaved rounds of "
+          f"{result['batch_steps']} batch steps")
+    print(f"  HansaVectorEnv:                         {med['vector']:,.0f}")
+    print(f"  {result['num_envs']} HansaEnv in a loop (stacked):        {med['loop']:,.0f}  "
+          f"(vector / loop = {med['vector'] / med['loop']:.2f})")
+    print(f"  gymnasium SyncVectorEnv of HansaEnv:    {med['sync']:,.0f}  "
+          f"(vector / sync = {med['vector'] / med['sync']:.2f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=20_000)
@@ -138,7 +213,21 @@ def main() -> None:
     parser.add_argument("--map", default="base", choices=("base", "east", "britannia"),
                         help="the map (the expansion maps take 3 to 5 players)")
     parser.add_argument("--json", default=None)
+    parser.add_argument("--vector", type=int, default=0, metavar="N",
+                        help="measure only the vector env with N games against N HansaEnv in a loop (CPU time)")
+    parser.add_argument("--rounds", type=int, default=5, help="--vector: interleaved rounds (the median is shown)")
+    parser.add_argument("--batch-steps", type=int, default=40, help="--vector: batch steps per round")
+    parser.add_argument("--opponents", default="random", help="--vector: the bots of the other seats")
     args = parser.parse_args()
+    if args.vector:
+        vec = vector_throughput(args.vector, args.batch_steps, args.rounds, args.seed, args.players, args.map,
+                                args.opponents)
+        print(f"engine: {'compiled (mypyc)' if compiled() else 'pure Python'}")
+        print_vector(vec)
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as fh:
+                json.dump(vec, fh, indent=1)
+        return
     core = core_loop(args.players, args.steps, args.seed, args.map)
     cpu = cpu_differential(args.players, args.steps, args.seed, args.map)
     pz = pettingzoo_loop(args.players, max(1000, args.steps // 4), args.seed, args.map)

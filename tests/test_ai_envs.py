@@ -4,6 +4,9 @@ deciding seat off turn (relocation)."""
 
 from __future__ import annotations
 
+import random
+import warnings
+
 import numpy as np
 import pytest
 
@@ -12,13 +15,19 @@ gymnasium = pytest.importorskip("gymnasium", reason="the rl extra is not install
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test.state_test import test_state as pz_check_state  # noqa: E402
+from pettingzoo.test.state_test import test_state_space as pz_check_state_space  # noqa: E402
+from pettingzoo.utils import wrappers  # noqa: E402
 
+from hansa.ai.global_state import global_spec_for_state, global_state  # noqa: E402
 from hansa.ai.gym_env import HansaEnv  # noqa: E402
+from hansa.ai.observation import observe  # noqa: E402
 from hansa.ai.pettingzoo_env import env, raw_env  # noqa: E402
 from hansa.bots import ClaimingRandomBot  # noqa: E402
 from hansa.core.moves import Exchange  # noqa: E402
 from hansa.core.position import Phase  # noqa: E402
 from hansa.core.scoring import winners  # noqa: E402
+from module_play import ALL, ModuleBot  # noqa: E402
 
 
 @pytest.mark.parametrize(
@@ -181,3 +190,67 @@ def test_expansion_env_exchange_is_two_steps_of_one_agent() -> None:
     assert isinstance(move, Exchange) and e.pending is None and e.moves == 1
     a, b = board.house_index[move.house], board.house_index[move.other]
     assert (e.state_.houses[a], e.state_.houses[b]) == (before.houses[b], before.houses[a])
+
+
+# --- The global state (PettingZoo state()) -----------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("players", "options"), [(3, None), (4, {"map": "east"}), (3, ALL)], ids=["3", "east-4", "3-modules"]
+)
+def test_pettingzoo_state_test(players: int, options: dict | None) -> None:
+    """PettingZoo's own state checks (pettingzoo.test.state_test), every warning an error.  Its test_state samples the
+    bare action space, so the environment is wrapped in PettingZoo's TerminateIllegalWrapper (as its classic games
+    are); the environment has no parallel form, so state_test's parallel part does not apply."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        e = env(players=players, options=options, max_moves=600)
+        pz_check_state_space(e)
+        pz_check_state(wrappers.TerminateIllegalWrapper(e, illegal_reward=-1), num_cycles=50)
+
+
+def test_state_holds_every_hidden_thing_over_a_whole_game() -> None:
+    """Along a whole game with all three modules: state() lies in state_space, begins with seat 0's observation, and
+    tells a position from every determinized copy that differs from it (hidden markers, plates, mission cards)."""
+    e = raw_env(players=3, options=ALL, max_moves=3000)
+    e.reset(seed=3)
+    spec = global_spec_for_state(e.state_)
+    bot = ModuleBot(3)
+    rng = random.Random(3)
+    queued: list[int] = []
+    told = plates_seen = facedown_seen = 0
+    for agent in e.agent_iter():
+        _, _, termination, truncation, _ = e.last()
+        s = e.state()
+        assert s.dtype == np.float32 and s.shape == (spec.size,) and e.state_space.contains(s)
+        if termination or truncation:
+            e.step(None)
+            continue
+        state = e.state_
+        own = e.observe("player_0")["observation"]
+        if agent == "player_0":
+            np.testing.assert_array_equal(s[: spec.obs.size], own)
+        else:
+            np.testing.assert_array_equal(s[: spec.obs.size], observe(state, 0))
+        assert list(np.flatnonzero(spec.view(s, "missions_all"))) == [9 * p + c - 1 for p, c in enumerate(state.missions)]
+        pending = e.actions.pending_house(e.pending), e.actions.pending_exchange(e.pending)
+        if not queued and (any(state.plate) or rng.random() < 0.2):
+            copy = state.determinized(rng)
+            differs = not np.array_equal(global_state(copy, *pending), s)
+            assert differs == (copy.key() != state.key())
+            told += differs
+        # The hidden fields read back: the supply from its next draw (the end of the engine's list), every plate.
+        width = 1 + spec.marker_types
+        order = spec.view(s, "supply_order").reshape(-1, width).argmax(axis=1) - 1
+        assert list(order[order >= 0]) == state.marker_supply[::-1] and (order[len(state.marker_supply):] < 0).all()
+        plates = spec.view(s, "plates").reshape(5, -1, width).argmax(axis=2) - 1
+        assert [tuple(row[row >= 0]) for row in plates[:3]] == state.plate and (plates[3:] < 0).all()
+        facedown = spec.view(s, "facedown_types").reshape(5, spec.marker_types)
+        assert [list(row) for row in facedown[:3]] == [
+            [float(turned.count(k)) for k in range(spec.marker_types)] for turned in state.facedown
+        ]
+        plates_seen += any(state.plate)
+        facedown_seen += any(state.facedown)
+        if not queued:
+            queued = list(e.actions.indices(bot.choose(state, state.legal_moves())))
+        e.step(queued.pop(0))
+    assert e.state_.is_over and told > 20 and plates_seen > 0 and facedown_seen > 0

@@ -143,4 +143,7 @@ class HansaEnv(gymnasium.Env[ObsType, np.int64]):
 
 
 if "hansa/Hansa-v1" not in gymnasium.registry:
-    gymnasium.register(id="hansa/Hansa-v1", entry_point="hansa.ai.gym_env:HansaEnv")
+    gymnasium.register(
+        id="hansa/Hansa-v1", entry_point="hansa.ai.gym_env:HansaEnv",
+        vector_entry_point="hansa.ai.vector_env:HansaVectorEnv",  # gymnasium.make_vec("hansa/Hansa-v1", 64, ...)
+    )

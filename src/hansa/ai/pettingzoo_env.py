@@ -18,6 +18,9 @@
   The Big Box modules (``{"missions": True, "emperors_favour": True, "marker_supply": [...12 names]}``) select the
   action index and observation of the board with those modules (docs/ai.md); each agent's observation holds its own
   mission card, never another agent's.
+* ``state()`` (space ``state_space``) is a global state for a centralized critic: seat 0's observation plus the
+  hidden markers and every mission card (:mod:`hansa.ai.global_state`).  For centralized training only: it leaks
+  hidden information by design.
 * Rewards come at the end: ``reward="win"`` gives each winner 1/k (k winners) and the others 0; ``reward="margin"``
   gives each seat (its final score - the best other final score) / 10.
 * ``max_moves`` truncates a game that has not ended (random play on this game can run for a long time).
@@ -35,6 +38,7 @@ from pettingzoo.utils import wrappers
 
 from ..core.state import GameState
 from .actions import ActionIndex
+from .global_state import global_spec_for_state, global_state
 from .observation import observe, spec_for_state
 from .rewards import check_reward, final_rewards
 
@@ -78,6 +82,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.actions.size) for a in self.possible_agents}
+        #: The space of :meth:`state` (centralized training only: it holds hidden information).
+        self.state_space = spaces.Box(
+            low=0.0, high=64.0, shape=(global_spec_for_state(probe).size,), dtype=np.float32
+        )
         self.state_: GameState = probe
         self.pending: int | None = None
         self.moves = 0
@@ -126,6 +134,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             mask = np.zeros(self.actions.size, dtype=np.int8)
             pending_exchange = None
         return {"observation": observe(self.state_, seat, pending_house, pending_exchange), "action_mask": mask}
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The global state for a centralized critic (:mod:`hansa.ai.global_state`): seat 0's observation and the
+        hidden markers and mission cards.  For centralized training only: it leaks what no agent may see."""
+        pending_house = pending_exchange = None
+        if not self.state_.is_over:
+            pending_house = self.actions.pending_house(self.pending)
+            pending_exchange = self.actions.pending_exchange(self.pending)
+        return global_state(self.state_, pending_house, pending_exchange)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
