@@ -301,6 +301,8 @@ class EngineBot(Bot):
         self.starts = 0
         self._process: EngineProcess | None = None
         self._game: Game | None = None
+        #: The game's record to send when no game is bound (``hansa bot-bridge`` sets the server's).
+        self.record: dict[str, Any] | None = None
         self._request = 0
 
     def bind(self, game: Game) -> None:
@@ -359,6 +361,8 @@ class EngineBot(Bot):
         self._request += 1
         game = self._game if self._game is not None and self._game.state is state else None
         message = decide_message(self._request, state, self.seconds, self.rng, game=game, legal=self.send_legal)
+        if game is None and self.record is not None:
+            message["game"] = self.record
         reply = process.ask(message, self.seconds + self.grace)
         text = reply.get("move")
         if not isinstance(text, str) or not text or len(text) > 500:
