@@ -99,9 +99,10 @@ def decide_message(
     see (the face-down markers, the plates, the other seats' mission cards) is dealt again at random with ``rng``,
     the game's record so far (without the seed) when ``game`` is given, the budget, and the legal moves."""
     seat = state.decider
+    position = state.determinized(rng, viewer=seat).to_snapshot()
+    position["seed"] = 0  # the game's seed would tell the face-down order: never sent
     message: dict[str, Any] = {
-        "type": "decide", "id": request, "seat": seat, "seconds": seconds,
-        "position": state.determinized(rng, viewer=seat).to_snapshot(),
+        "type": "decide", "id": request, "seat": seat, "seconds": seconds, "position": position,
         "game": game_json(game) if game is not None else None,
     }
     if legal:
