@@ -1,60 +1,131 @@
-"""Cost of a decision through the engine protocol: the same bot (``purpose``) in seat 0 of a 3-player game,
-in-process and as an engine subprocess (examples/engine_random.py) over hansa-engine/1, in one interleaved run.
+"""Engine throughput benchmark: random-playout games/s and moves/s on one core.
 
-    python benchmarks/bench_engine.py [--rounds 3] [--decisions 300]
+Every step generates the full list of legal moves (``state.legal_moves()``), the bot picks one, and the engine
+validates and applies it (``state.play``), exactly as any bot would.  Policy: ``random`` (claims whenever a
+claim is legal, otherwise uniform).  Also measures the cost of ``copy()`` and of ``legal_moves()`` alone.
 
-Prints the median wall time per seat-0 decision of each and their ratio (measures, never asserts)."""
+    python benchmarks/bench_engine.py --games 30 --json benchmarks/results-engine.json
+
+This measures; it asserts nothing.  Numbers are reported in the README.
+"""
 
 from __future__ import annotations
 
 import argparse
-import shlex
+import json
+import platform
 import statistics
-import sys
 import time
-from pathlib import Path
 
-from hansa import Game
-from hansa.bots import Bot, make_bot
-from hansa.engine import EngineBot
+from hansa import compiled
+from hansa.bots import make_bot
+from hansa.core.state import GameState
 
-ENGINE = f"{shlex.quote(sys.executable)} {shlex.quote(str(Path(__file__).resolve().parent.parent / 'examples' / 'engine_random.py'))}"
+PROMO = ["extra-office", "extra-office", "swap", "+3", "+4", "improve", "remove3", "exchange", "exchange", "tribute",
+         "tribute", "block"]
+CONFIGS = {
+    "2n": (2, {"two_player_variant": "neutral"}),
+    "2p": (2, {"two_player_variant": "pawn"}),
+    "3": (3, {}),
+    "4": (4, {}),
+    "5": (5, {}),
+    "east3": (3, {"map": "east"}),
+    "east4": (4, {"map": "east"}),
+    "east5": (5, {"map": "east"}),
+    "brit3": (3, {"map": "britannia"}),
+    "brit4": (4, {"map": "britannia"}),
+    "brit5": (5, {"map": "britannia"}),
+    # the Big Box modules (docs/rules.md §8), all three on the base map
+    "mods3": (3, {"missions": True, "emperors_favour": True, "marker_supply": PROMO}),
+    "mods4": (4, {"missions": True, "emperors_favour": True, "marker_supply": PROMO}),
+}
+#: The configurations run by default (the expansion maps with --configs east3 ... brit5).
+DEFAULT_CONFIGS = ["2n", "2p", "3", "4", "5"]
 
 
-def per_decision(bot: Bot, decisions: int, seed: int) -> float:
-    """Seconds per decision of ``bot`` in seat 0 (the other seats: purpose), over ``decisions`` of its decisions."""
-    game = Game(3, seed=seed, undo=False)
-    bot.bind(game)
-    others = [make_bot("purpose", seed + s) for s in range(3)]
-    spent, done = 0.0, 0
-    while done < decisions and not game.is_over:
-        state = game.state
-        if state.decider == 0:
-            t0 = time.perf_counter()
-            move = bot.choose(state)
-            spent += time.perf_counter() - t0
-            done += 1
-        else:
-            move = others[state.decider].choose(state)
-        game.play(move)
-    return spent / max(1, done)
+def bench_games(label: str, games: int, seed: int, policy: str) -> dict[str, object]:
+    players, options = CONFIGS[label]
+    moves = 0
+    turns = []
+    lengths = []
+    start = time.perf_counter()
+    for g in range(games):
+        state = GameState.new(players, seed + g, options)
+        bots = [make_bot(policy, (seed + g) * 10 + i) for i in range(players)]
+        n = 0
+        while not state.is_over:
+            legal = state.legal_moves()
+            state.play(bots[state.decider].choose(state, legal))
+            n += 1
+        moves += n
+        lengths.append(n)
+        turns.append(state.turn)
+    elapsed = time.perf_counter() - start
+    return {
+        "config": label,
+        "players": players,
+        "options": options,
+        "games": games,
+        "seconds": round(elapsed, 3),
+        "games_per_s": round(games / elapsed, 2),
+        "moves_per_s": round(moves / elapsed),
+        "moves_per_game": round(statistics.fmean(lengths), 1),
+        "turns_per_game": round(statistics.fmean(turns), 1),
+    }
+
+
+def bench_primitives(players: int, seed: int) -> dict[str, float]:
+    """Microsecond costs of copy() and legal_moves() averaged over the positions of one game."""
+    state = GameState.new(players, seed)
+    bot = make_bot("random", seed)
+    positions = []
+    while not state.is_over:
+        positions.append(state.copy())
+        state.play(bot.choose(state))
+    positions = positions[:: max(1, len(positions) // 2000)]
+    t0 = time.perf_counter()
+    for s in positions:
+        s.copy()
+    t1 = time.perf_counter()
+    for s in positions:
+        s.legal_moves()
+    t2 = time.perf_counter()
+    return {
+        "positions": len(positions),
+        "copy_us": round((t1 - t0) / len(positions) * 1e6, 2),
+        "legal_moves_us": round((t2 - t1) / len(positions) * 1e6, 2),
+    }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--decisions", type=int, default=300)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=30, help="games per player count")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--configs", nargs="*", default=DEFAULT_CONFIGS, choices=list(CONFIGS),
+                        help="2n = two players neutral variant, 2p = two players pawn variant, 3, 4, 5 (base map); "
+                             "east3..east5, brit3..brit5: the expansion maps; mods3, mods4: the Big Box modules")
+    parser.add_argument("--policy", default="random")
+    parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
-    local, remote = [], []
-    for r in range(args.rounds):
-        local.append(per_decision(make_bot("purpose", r), args.decisions, 100 + r))
-        with EngineBot(ENGINE, seed=r) as engine:
-            engine.choose(Game(3, seed=1).state)  # start the process outside the measurement
-            remote.append(per_decision(engine, args.decisions, 100 + r))
-    a, b = statistics.median(local), statistics.median(remote)
-    print(f"purpose in-process : {a * 1e3:8.3f} ms/decision")
-    print(f"purpose as engine  : {b * 1e3:8.3f} ms/decision (examples/engine_random.py over hansa-engine/1)")
-    print(f"ratio engine/in-process: {b / a:.1f}")
+    results = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "policy": args.policy,
+        "engine": "compiled" if compiled() else "pure Python",
+        "games": [bench_games(c, args.games, args.seed, args.policy) for c in args.configs],
+        "primitives": [dict(players=p, **bench_primitives(p, args.seed)) for p in (3, 4, 5)],
+    }
+    print(f"engine: {results['engine']} (HANSA_PURE_PYTHON=1 for the pure-Python sources)")
+    print(f"{'config':>7} {'games':>6} {'games/s':>8} {'moves/s':>8} {'moves/game':>10} {'turns/game':>10}")
+    for r in results["games"]:
+        print(f"{r['config']:>7} {r['games']:>6} {r['games_per_s']:>8} {r['moves_per_s']:>8} "
+              f"{r['moves_per_game']:>10} {r['turns_per_game']:>10}")
+    for r in results["primitives"]:
+        print(f"{r['players']}p: copy() {r['copy_us']} us, legal_moves() {r['legal_moves_us']} us "
+              f"(mean over {r['positions']} positions)")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
 
 
 if __name__ == "__main__":
