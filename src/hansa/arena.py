@@ -257,6 +257,8 @@ class SeatResult:
     win: float
     decisions: int
     think_seconds: float
+    #: Decisions an engine seat (``engine:COMMAND``) failed and its fallback bot played (docs/engine-protocol.md).
+    fallbacks: int = 0
 
 
 @dataclass
@@ -305,7 +307,9 @@ def _play_game(task: GameTask) -> GameRow:
 
     start = time.perf_counter()
     n = task.players
-    game = Game(list(task.labels), seed=task.seed, options=task.options, undo=False) if task.record_path else None
+    engines = any(spec.startswith("engine:") for spec in task.specs)  # engines are sent the moves so far
+    with_game = task.record_path is not None or engines
+    game = Game(list(task.labels), seed=task.seed, options=task.options, undo=False) if with_game else None
     state = game.state if game is not None else GameState.new(n, task.seed, task.options)
     bots = [make_bot(spec, bot_seed(task.seed, s)) for s, spec in enumerate(task.specs)]
     decisions = [0] * n
@@ -313,18 +317,26 @@ def _play_game(task: GameTask) -> GameRow:
     limit = task.max_moves if task.max_moves is not None else 10**12
     moves = 0
     clock = budget_clock.now
-    while not state.is_over and moves < limit:
-        legal = state.legal_moves()
-        seat = state.decider
-        t0 = clock()
-        move = bots[seat].choose(state, legal)
-        think[seat] += clock() - t0
-        decisions[seat] += 1
+    try:
         if game is not None:
-            game.play(move)
-        else:
-            state.play(move)
-        moves += 1
+            for bot in bots:
+                bot.bind(game)
+        while not state.is_over and moves < limit:
+            legal = state.legal_moves()
+            seat = state.decider
+            t0 = clock()
+            move = bots[seat].choose(state, legal)
+            think[seat] += clock() - t0
+            decisions[seat] += 1
+            if game is not None:
+                game.play(move)
+            else:
+                state.play(move)
+            moves += 1
+    finally:
+        for bot in bots:
+            bot.close()  # an engine's process ends with its game
+    fallbacks = [int(getattr(bot, "fallbacks", 0)) for bot in bots]
     scores = final_scores(state)
     wins = winners(state, scores) if state.is_over else []
     if game is not None and task.record_path is not None:
@@ -335,7 +347,7 @@ def _play_game(task: GameTask) -> GameRow:
         SeatResult(
             s, task.entries[s], task.labels[s], task.specs[s], scores[s].total,
             {c: int(getattr(scores[s], c) or 0) for c in CATEGORIES},
-            1.0 / len(wins) if s in wins else 0.0, decisions[s], think[s],
+            1.0 / len(wins) if s in wins else 0.0, decisions[s], think[s], fallbacks[s],
         )
         for s in range(n)
     ]
@@ -682,7 +694,7 @@ def _play(config: ArenaConfig, tasks: list[GameTask], on_game: Callable[[GameRow
 
 GAME_COLUMNS = [
     "game", "seed", "seat", "label", "spec", "total", *CATEGORIES, "win", "winner", "moves", "turns", "finished",
-    "end_triggers", "decisions", "think_seconds",
+    "end_triggers", "decisions", "think_seconds", "fallbacks",
 ]
 BOT_COLUMNS = [
     "label", "spec", "games", "wins", "win_share", "ci_low", "ci_high", "mean_total", "sd_total",
@@ -703,7 +715,7 @@ def write_outputs(result: ArenaResult, out_dir: Path) -> dict[str, Path]:
                 writer.writerow([
                     row.index, row.seed, s.seat, s.label, s.spec, s.total, *(s.breakdown[c] for c in CATEGORIES),
                     round(s.win, 6), int(s.seat in row.winners), row.moves, row.turns, int(row.finished),
-                    " ".join(row.end_triggers), s.decisions, round(s.think_seconds, 6),
+                    " ".join(row.end_triggers), s.decisions, round(s.think_seconds, 6), s.fallbacks,
                 ])
     ratings = {r.spec: r.rating for r in result.ratings}
     with paths["bots.csv"].open("w", newline="", encoding="utf-8") as fh:
@@ -793,5 +805,15 @@ def print_summary(result: ArenaResult, console: Console) -> None:
     show(ratings)
     seats = ", ".join(f"{i + 1}: {w:g}" for i, w in enumerate(result.wins_by_seat))
     console.print(f"finished games: {finished}/{len(result.rows)}   wins by seat position: {seats}")
+    failed: dict[str, list[int]] = {}
+    for row in result.rows:
+        for s in row.seats:
+            if s.spec.startswith("engine:"):
+                counts = failed.setdefault(s.label, [0, 0])
+                counts[0] += s.fallbacks
+                counts[1] += s.decisions
+    for label, (fell, decided) in failed.items():
+        console.print(f"{label}: {fell} of {decided} decisions played by the fallback bot (engine failures; "
+                      "see docs/engine-protocol.md)", highlight=False)
     where = f"{cfg.jobs} job(s)" if cfg.backend == "process" else "Ray" + (f" at {cfg.address}" if cfg.address else "")
     console.print(f"wall time {result.seconds:.1f} s with {where}")

@@ -436,6 +436,38 @@ def bots(
     run_workers(url, config, workers)
 
 
+@app.command("bot-bridge")
+def bot_bridge(
+    server: Annotated[str, typer.Option("--server", help="The hansa server (http://HOST:PORT), or the game's page http://HOST:PORT/game/ID.")],
+    token: Annotated[str, typer.Option("--token", help="The seat's token (its link's #token=...; env HANSA_TOKEN).", envvar="HANSA_TOKEN")],
+    engine: Annotated[str, typer.Option("--engine", help="The engine's command line (shlex rules, no shell), speaking hansa-engine/1.")],
+    game: Annotated[str | None, typer.Option("--game", help="The game's id (when --server is not the game's page).")] = None,
+    seconds: Annotated[float, typer.Option("--seconds", help="Time budget per decision sent to the engine.")] = 5.0,
+    fallback: Annotated[str, typer.Option("--fallback", help="Bot that plays a decision the engine fails: random, uniform, purpose, heuristic or mcts.")] = "random",
+    reconnect_for: Annotated[float, typer.Option("--reconnect-for", help="Give up after this many seconds without a connection.")] = 60.0,
+) -> None:
+    """Play one seat of a game on a hansa server with an engine (docs/engine-protocol.md), through the server's
+    public API; ends when the game ends, reconnecting after a dropped connection."""
+    from .engine import EngineBot
+    from .engine.bridge import Bridge, BridgeError
+
+    try:
+        bot = EngineBot(engine, seconds=seconds, fallback=fallback)
+        bridge = Bridge(server, token, bot, game, reconnect_for=reconnect_for,
+                        say=lambda text: err.print(text, highlight=False, markup=False))
+    except (ValueError, BridgeError) as exc:
+        _fail(str(exc))
+        return
+    err.print(f"bot-bridge: {bot.label} plays game {bridge.game} on {bridge.base}", highlight=False, markup=False)
+    try:
+        result = bridge.run()
+    except BridgeError as exc:
+        _fail(str(exc))
+        return
+    console.print(f"game {bridge.game} {result.status}: {result.moves} moves posted, {result.fallbacks} played by the "
+                  f"fallback bot ({fallback}), {result.connections} connection(s)", highlight=False, markup=False)
+
+
 db_app = typer.Typer(no_args_is_help=True, help="Database maintenance for `hansa serve`.")
 app.add_typer(db_app, name="db")
 

@@ -11,6 +11,11 @@ Bots from outside hansa's own search, loaded only when asked for (they need an o
 ``openspiel-ismcts:seconds=S`` and ``openspiel-mcts:seconds=S`` (OpenSpiel's ISMCTS and MCTS with random rollouts;
 ``hansa[openspiel]``, see :mod:`hansa.ai.openspiel_bots`) and ``policy:FILE`` (a policy trained by
 ``examples/train_policy.py``; ``hansa[rl]``, see :mod:`hansa.ai.policy`).
+
+``engine:COMMAND`` runs an engine program that speaks ``hansa-engine/1`` (docs/engine-protocol.md) as a subprocess:
+COMMAND is a command line (``shlex`` rules, no shell), optionally after options
+``seconds=S/grace=G/restarts=N/fallback=BOT:``; see :mod:`hansa.engine`.  The process starts at the bot's first
+decision; call ``bot.close()`` when the game is over.
 """
 
 from __future__ import annotations
@@ -51,8 +56,11 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     if name == "policy" and arg:
         policy: Bot = _extra("hansa.ai.policy", "rl").PolicyBot.from_file(arg, seed)
         return policy
+    if name == "engine" and arg:
+        engine: Bot = importlib.import_module("hansa.engine").engine_bot_from_spec(arg, seed)
+        return engine
     raise ValueError(f"unknown bot {spec!r}; bots are {', '.join(BOT_NAMES)}, mcts:iterations=N, mcts:seconds=S, "
-                     "openspiel-ismcts:seconds=S, openspiel-mcts:seconds=S, policy:FILE")
+                     "openspiel-ismcts:seconds=S, openspiel-mcts:seconds=S, policy:FILE, engine:COMMAND")
 
 
 def _extra(module: str, extra: str) -> Any:

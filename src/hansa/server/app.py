@@ -10,6 +10,8 @@ import gc
 import logging
 import math
 import os
+import random
+import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import asdict, fields
@@ -24,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_vali
 from ..core.board import load_board
 from ..core.constants import MARKER_NAMES, MARKER_SUPPLY_MAX, MARKER_SUPPLY_SIZE
 from ..core.options import GameOptions
+from ..engine.protocol import decide_message
 from ..view import board_layout
 from .accounts import DELETED_NAME, Accounts
 from .accounts import routes as account_routes
@@ -34,7 +37,7 @@ from .clocks import TIMEOUT_BOTS
 from .config import ServerConfig
 from .db import DEFAULT_URL, make_engine, migrate
 from .errors import ServiceError, StrictRoute, install_handlers
-from .games import SERVER_BOTS, GameService
+from .games import SERVER_BOTS, GameService, server_bots
 from .live import AccountKey, Credential, LiveGame, view_json, view_message, with_now
 from .mail import MailKeeper
 from .mail import routes as mail_routes
@@ -50,7 +53,7 @@ from .rematch import Rematches
 from .rematch import routes as rematch_routes
 from .rules import LANGUAGES, rules_page
 from .sockets import SocketHub, Subscriber
-from .store import DEFAULT_COLOURS, MAX_WEBHOOK, PALETTE, Store
+from .store import DEFAULT_COLOURS, MAX_WEBHOOK, PALETTE, RUNNING, Store
 from .tables import Tables
 from .tables import routes as table_routes
 from .tutorial import CHAPTERS
@@ -71,7 +74,7 @@ MAX_SEED = 2**53 - 1
 #: Games one "my games" request may ask about.
 MAX_MY_GAMES = 100
 #: Settings /api/limits does not show (the SMTP URL may hold a password).
-SECRET_SETTINGS = ("smtp_url",)
+SECRET_SETTINGS = ("smtp_url", "engines")
 #: Request bodies: no unknown fields, no type coercion ("7" is not 7, true is not 1).
 STRICT = ConfigDict(extra="forbid", strict=True)
 
@@ -83,6 +86,7 @@ def request_models(config: ServerConfig) -> tuple[type[BaseModel], type[BaseMode
     Text = Annotated[str, StringConstraints(min_length=1, max_length=config.max_move_text)]
     Key = Annotated[str, StringConstraints(min_length=1, max_length=40)]
     Word = Annotated[str, StringConstraints(max_length=40)]
+    allowed_bots = server_bots(config)
     Scalar = bool | int | Word | None
     #: an option's value: a scalar, or a list of words (``marker_supply``: 12 marker names; the engine checks it)
     OptionValue = Scalar | Annotated[list[Word], Field(max_length=16)]
@@ -107,8 +111,8 @@ def request_models(config: ServerConfig) -> tuple[type[BaseModel], type[BaseMode
         def _bot_spec(self) -> "PlayerIn":
             if self.type == "bot":
                 self.bot = "heuristic" if self.bot is None else self.bot
-                if self.bot not in SERVER_BOTS:
-                    raise ValueError(f"unknown bot {self.bot!r}; bots are {', '.join(SERVER_BOTS)}")
+                if self.bot not in allowed_bots:  # engine:NAME only for a NAME of the operator's --engines
+                    raise ValueError(f"unknown bot {self.bot!r}; bots are {', '.join(allowed_bots)}")
             else:
                 self.bot = None
             return self
@@ -270,6 +274,7 @@ def create_app(
     CreateGame, MoveIn, _ = request_models(cfg)
     TutorialIn = tutorial_model(cfg)
     clock_now = now or time.time
+    allowed_bots = server_bots(cfg)
     hub = SocketHub(cfg, clock_now)
     creations = RateLimiter(cfg.create_per_minute / 60.0, cfg.create_per_minute)
 
@@ -398,7 +403,7 @@ def create_app(
 
     @api.get("/api/bots")
     async def bots() -> dict[str, Any]:
-        return {"bots": list(SERVER_BOTS), "default": "heuristic"}
+        return {"bots": list(allowed_bots), "default": "heuristic"}
 
     @api.get("/api/options")
     async def options() -> dict[str, Any]:
@@ -569,6 +574,21 @@ def create_app(
     @api.get("/api/games/{game_id}")
     async def get_game(game_id: str, request: Request, x_hansa_token: TokenHeader = None) -> Response:
         return view_response(await game(game_id), await credential(request, x_hansa_token))
+
+    @api.get("/api/games/{game_id}/position")
+    async def get_position(game_id: str, request: Request, x_hansa_token: TokenHeader = None) -> dict[str, Any]:
+        """The decision of the token's seat as an engine-protocol request (docs/engine-protocol.md): hidden
+        markers and the other seats' mission cards dealt again at random, the record without its seed."""
+        live = await game(game_id)
+        seats = [s for s in live.seats_of(await credential(request, x_hansa_token)) if live.seats[s].type == "human"]
+        if not seats:
+            raise ServiceError(403, "the position is for the token of a seat of this game")
+        state = live.game.state
+        if live.status != RUNNING or state.is_over or state.decider not in seats:
+            raise ServiceError(409, "none of the token's seats must decide now")
+        message = decide_message(live.version, state, cfg.engine_seconds, random.Random(secrets.randbits(64)),
+                                 game=live.game)
+        return {"version": live.version, "seat": state.decider, "request": message}
 
     @api.post("/api/games/{game_id}/moves")
     async def post_move(game_id: str, body: MoveIn, request: Request, x_hansa_token: TokenHeader = None) -> Response:  # type: ignore[valid-type]

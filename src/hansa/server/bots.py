@@ -25,6 +25,7 @@ from typing import Any
 
 from ..bots import make_bot
 from ..core.state import GameState
+from .engines import EngineSeats
 
 log = logging.getLogger("hansa.server")
 
@@ -63,8 +64,10 @@ def uses_process(spec: str) -> bool:
 class BotPool:
     """Runs bot decisions: ``await pool.decide(state, spec, seed, priority)``."""
 
-    def __init__(self, processes: int) -> None:
+    def __init__(self, processes: int, engines: dict[str, list[str]] | None = None, engine_seconds: float = 5.0) -> None:
         self.processes = processes
+        #: The engine seats' processes (``engine:NAME`` bots of the operator's allow-list), decided in threads.
+        self.engines = EngineSeats(engines or {}, engine_seconds)
         self._executor: ProcessPoolExecutor | None = None
         self._queue: asyncio.PriorityQueue[tuple[int, int, asyncio.Future[str], dict[str, Any], str, int]] | None = None
         self._order = itertools.count()
@@ -95,12 +98,16 @@ class BotPool:
                 await task
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
+        await asyncio.to_thread(self.engines.close)
 
     def waiting(self) -> int:
         return self._queue.qsize() if self._queue is not None else 0
 
-    async def decide(self, state: GameState, spec: str, seed: int, priority: int) -> str:
-        """The move (text) the bot ``spec`` chooses in ``state``."""
+    async def decide(self, state: GameState, spec: str, seed: int, priority: int, key: tuple[str, int] = ("", 0)) -> str:
+        """The move (text) the bot ``spec`` chooses in ``state``; ``key`` (game id, seat) picks an engine seat's
+        process.  Engine decisions wait in a thread, never on the event loop."""
+        if spec.startswith("engine:"):
+            return await asyncio.to_thread(self.engines.decide, key, spec, state.copy(), seed)
         if self._queue is None or not uses_process(spec):
             return await asyncio.to_thread(_decide, state.copy(), spec, seed)
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()

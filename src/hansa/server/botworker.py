@@ -30,6 +30,7 @@ from sqlalchemy.engine import Engine
 from .bots import _decide
 from .config import ServerConfig
 from .db import make_engine, migrate
+from .engines import EngineSeats, parse_engines
 from .notify import conninfo, parse
 from .rows import bot_for, live_from_stored, prepare_move, to_datetime
 from .store import CHANNEL, DAMAGED, RUNNING, STOPPED, Damaged, StaleVersion, Store
@@ -51,6 +52,8 @@ class BotWorker:
         self.name = name
         self.now = now
         self.failures: dict[tuple[str, int], int] = {}
+        #: The engine seats' processes (``engine:NAME`` of this worker's ``HANSA_ENGINES``).
+        self.engines = EngineSeats(parse_engines(config.engines), config.engine_seconds)
         #: Bot moves stored by this worker.
         self.played = 0
 
@@ -95,7 +98,10 @@ class BotWorker:
         failures = self.failures.get(key, 0)
         seed = (live.game.seed or 0) * 7919 + live.version * 31 + seat + failures
         try:
-            text = _decide(state.copy(), spec if failures < FALLBACK_AFTER else "random", seed)
+            if spec.startswith("engine:") and failures < FALLBACK_AFTER:
+                text = self.engines.decide((game_id, seat), spec, state.copy(), seed)
+            else:
+                text = _decide(state.copy(), spec if failures < FALLBACK_AFTER else "random", seed)
             prepared = prepare_move(live, live.game.parse(text), seat, self.now(),
                                     for_player=live.seats[seat].type == "human", cap=self.config.max_moves)
         except Exception as exc:  # noqa: BLE001 - a bot bug (or an illegal move: HansaError) must not stop the game

@@ -78,6 +78,14 @@ class ServerConfig:
         "worker processes that build log, history, record and replay answers (0: a thread of the server)",
     )
     bot_processes: int = _setting(_cpus(), "HANSA_BOT_PROCESSES", "worker processes for MCTS bots (0: threads)")
+    engines: str = _setting(
+        "", "HANSA_ENGINES",
+        "engine programs bot seats may use, NAME=COMMAND;NAME=COMMAND (a client chooses engine:NAME, never a command; "
+        "docs/engine-protocol.md); empty: none",
+    )
+    engine_seconds: float = _setting(
+        5.0, "HANSA_ENGINE_SECONDS", "time budget of one engine seat decision (2 s of grace more before it counts as hung)"
+    )
     bot_delay: float = _setting(0.3, "HANSA_BOT_DELAY", "pause before each bot move, to be watchable")
     bot_move_budget: int = _setting(
         20_000, "HANSA_BOT_MOVE_BUDGET", "moves after which a game of bots only is stopped"
@@ -234,6 +242,12 @@ class ServerConfig:
             parse_smtp_url(self.smtp_url)
             if not self.public_url.startswith(("http://", "https://")):
                 raise ValueError("smtp_url needs public_url (http:// or https://): e-mails link to the server")
+        if self.engines:
+            from .engines import parse_engines
+
+            parse_engines(self.engines)
+        if not 0 < self.engine_seconds <= 3600:
+            raise ValueError("engine_seconds must be above 0 and at most 3600")
         if self.max_header < 1024:
             raise ValueError("max_header must be at least 1024 bytes")
 

@@ -36,6 +36,7 @@ from concurrent.futures import ThreadPoolExecutor
 from .answers import Builders, ByteCache
 from .bots import BotPool
 from .config import ServerConfig
+from .engines import parse_engines
 from .errors import ServiceError
 from .notify import conninfo, listen
 from .ratelimit import RateLimiter
@@ -57,12 +58,18 @@ from .store import Store
 from .webhooks import Webhooks
 
 __all__ = [
-    "BOT_FALLBACK_AFTER", "REMOTE_LOOK_DELAY", "SERVER_BOTS", "STUCK_RETRY", "GameService", "StaleCopy", "backoff",
+    "BOT_FALLBACK_AFTER", "REMOTE_LOOK_DELAY", "SERVER_BOTS", "server_bots", "STUCK_RETRY", "GameService", "StaleCopy", "backoff",
 ]
 
 log = logging.getLogger("hansa.server")
 
 SERVER_BOTS = ("random", "purpose", "heuristic", "mcts:easy", "mcts:medium", "mcts:hard")
+
+
+def server_bots(config: ServerConfig) -> tuple[str, ...]:
+    """The bots a client may choose on this server: :data:`SERVER_BOTS` and ``engine:NAME`` for every engine of
+    the operator's allow-list (``--engines``)."""
+    return SERVER_BOTS + tuple(f"engine:{name}" for name in parse_engines(config.engines))
 
 
 class GameService(
@@ -97,7 +104,7 @@ class GameService(
         self.damaged = {}
         self._checked = set()
         self._checking = {}
-        self.bots = BotPool(config.bot_processes)
+        self.bots = BotPool(config.bot_processes, parse_engines(config.engines), config.engine_seconds)
         self._load_locks = {}
         # SQLite allows one writer at a time (a waiting writer sleeps in its busy handler), so all SQLite writes go
         # through one thread in arrival order; reads have threads of their own (WAL: readers never block the

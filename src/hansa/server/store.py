@@ -27,6 +27,7 @@ from ..view import move_delta
 from .answers import CHUNK
 from .clocks import Clock
 from .db import ACCOUNT_SEATS, GAMES, MOVES, UNDOS, utcnow
+from .engines import engine_name
 
 #: The PostgreSQL notification channel of game changes (payload: "game_id revision origin").
 CHANNEL = "hansa_games"
@@ -199,7 +200,7 @@ def _seats(players: Any) -> list[StoredSeat]:
         if not isinstance(p, dict) or not isinstance(p.get("name"), str) or p.get("type") not in ("human", "bot"):
             raise Damaged(f"seat {i} is not a {{name, type: human|bot}} object")
         bot = p.get("bot")
-        if p["type"] == "bot" and not (isinstance(bot, str) and bot_spec_ok(bot)):
+        if p["type"] == "bot" and not (isinstance(bot, str) and (bot_spec_ok(bot) or engine_name(bot))):
             raise Damaged(f"seat {i} names no known bot ({str(bot)[:40]!r})")
         token = p.get("token_hash")
         if token is not None and not isinstance(token, str):

@@ -165,6 +165,8 @@ class PlaySession:
         self.bots: dict[int, Bot] = {
             i: make_bot(spec, base * 7 + 101 * (i + 1)) for i, spec in enumerate(seats) if spec != HUMAN
         }
+        for bot in self.bots.values():
+            bot.bind(game)
         #: Words the readline completer offers (legal move texts and commands), updated at every prompt.
         self.completions: list[str] = list(COMMANDS)
         self._matches: list[str] = []
@@ -175,7 +177,15 @@ class PlaySession:
     # ------------------------------------------------------------------ the loop
 
     def run(self) -> int:
-        """Play until the game ends or a player quits; returns the exit code (0, also after Ctrl-C)."""
+        """Play until the game ends or a player quits; returns the exit code (0, also after Ctrl-C).  The bots
+        are closed at the end (an engine seat's process ends)."""
+        try:
+            return self._run()
+        finally:
+            for bot in self.bots.values():
+                bot.close()
+
+    def _run(self) -> int:
         try:
             self._loop()
         except KeyboardInterrupt:
@@ -256,6 +266,7 @@ class PlaySession:
     def _bot_move(self, seat: int, bot: Bot) -> None:
         state = self.game.state
         turn = state.turn
+        failed = getattr(bot, "fallbacks", 0)
         move = bot.choose(state)
         self.game.play(move, player=seat)
         line = Text(f"t{turn} ", style="dim")
@@ -263,6 +274,11 @@ class PlaySession:
         line.append(f" ({self.seats[seat]}): ", style="dim")
         line.append(move.text())
         self.console.print(line)
+        if getattr(bot, "fallbacks", 0) > failed:  # an engine seat failed: say so, and that its fallback moved
+            errors = getattr(bot, "errors", [])
+            self.console.print(Text(f"  {errors[-1] if errors else 'the engine failed'}; its fallback bot "
+                                    f"{getattr(bot, 'fallback', '')} played this move "
+                                    f"({bot.fallbacks} so far)", style="yellow"))  # type: ignore[attr-defined]
         self._dirty = True
 
     def _prompt(self, seat: int) -> str:
@@ -485,6 +501,8 @@ class PlaySession:
             )
             return _Outcome.STAY
         self.game = game
+        for bot in self.bots.values():
+            bot.bind(game)
         self.console.print(f"Loaded {escape(str(path))}: {len(game.moves)} moves, turn {game.state.turn}.", highlight=False)
         self._dirty = True
         return _Outcome.CHANGED

@@ -68,7 +68,8 @@ class BotTurnsMixin(ServiceBase):
                 if fallback:
                     text = await self.bots.decide(state, "random", seed, HUMAN_WAITING)
                 else:
-                    text = await self.bots.decide(state, spec, seed, HUMAN_WAITING if live.has_human else BOTS_ONLY)
+                    text = await self.bots.decide(state, spec, seed, HUMAN_WAITING if live.has_human else BOTS_ONLY,
+                                                  key=(live.id, seat))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - a bot bug or a dead worker must not stop the game
