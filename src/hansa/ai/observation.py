@@ -288,6 +288,10 @@ class ObservationSpec:
             dtype=np.float32,
         ).reshape(self.offices, 6)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (and deep-copied) as its board and modules: the receiving process uses its own cached layout."""
+        return spec_for, (self.board, self.modules)
+
     def _template_for(self, players: int, variant: str) -> Vector:
         """The values that are the same all game: the board's (:attr:`_template`) and the ``game`` field."""
         out = self._template.copy()
