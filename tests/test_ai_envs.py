@@ -181,3 +181,22 @@ def test_expansion_env_exchange_is_two_steps_of_one_agent() -> None:
     assert isinstance(move, Exchange) and e.pending is None and e.moves == 1
     a, b = board.house_index[move.house], board.house_index[move.other]
     assert (e.state_.houses[a], e.state_.houses[b]) == (before.houses[b], before.houses[a])
+
+
+def test_pettingzoo_wrapper_last_and_step_keep_the_order_checks() -> None:
+    """env()'s wrapper answers last() and step() without PettingZoo's attribute forwarding, with the same answers as
+    the environment itself and the same refusal before reset()."""
+    e = env(players=3, max_moves=200)
+    with pytest.raises(AttributeError, match="before reset"):
+        e.last()
+    e.reset(seed=2)
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        obs, reward, term, trunc, info = e.last()
+        direct = e.unwrapped.observe(e.agent_selection)
+        assert np.array_equal(obs["observation"], direct["observation"])
+        assert np.array_equal(obs["action_mask"], direct["action_mask"])
+        assert reward == e.unwrapped._cumulative_rewards[e.agent_selection] and info == {}
+        e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if not e.agents:
+            break

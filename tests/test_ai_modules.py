@@ -341,10 +341,10 @@ def test_openspiel_tensors_and_strings_hide_the_other_cards() -> None:
             assert other.gs.missions != state.gs.missions
             for view in ("observation_tensor", "information_state_tensor", "observation_string",
                          "information_state_string"):
-                assert getattr(state, view)(p) == getattr(other, view)(p), view
+                assert np.array_equal(getattr(state, view)(p), getattr(other, view)(p)), view
                 for q in range(3):  # the other seats tell the difference (their own card changed)
                     if q != p:
-                        assert getattr(state, view)(q) != getattr(other, view)(q), view
+                        assert not np.array_equal(getattr(state, view)(q), getattr(other, view)(q)), view
             assert f"mission={state.gs.missions[p]}" in state.information_state_string(p)
             n += 1
     assert n >= 30
@@ -367,7 +367,7 @@ def test_openspiel_resample_redeals_only_the_other_cards() -> None:
                 assert world.gs.public_key() == state.gs.public_key()
                 assert world.history() == state.history() and world.legal_actions() == state.legal_actions()
                 assert world.information_state_string(p) == state.information_state_string(p)
-                assert world.observation_tensor(p) == state.observation_tensor(p)
+                assert np.array_equal(world.observation_tensor(p), state.observation_tensor(p))
                 deals.add(tuple(cards))
             assert len(deals) > 3  # the others' cards really are dealt again
 

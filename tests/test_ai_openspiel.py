@@ -76,7 +76,7 @@ def test_resample_keeps_what_the_player_knows() -> None:
         assert other.history() == state.history() and other.legal_actions() == state.legal_actions()
         for p in range(3):
             assert other.information_state_string(p) == state.information_state_string(p)
-            assert other.observation_tensor(p) == state.observation_tensor(p)
+            assert np.array_equal(other.observation_tensor(p), state.observation_tensor(p))
         differ += other.gs.marker_supply != state.gs.marker_supply
     assert differ > 0  # the hidden markers were reshuffled
     assert " | " in state.information_state_string(1)  # perfect recall: the history is in it
@@ -119,7 +119,7 @@ def assert_same_state(a: Any, b: Any) -> None:
     assert a.gs.key() == b.gs.key() and a.gs.marker_supply == b.gs.marker_supply and a.gs.missions == b.gs.missions
     assert a.history() == b.history() and str(a) == str(b) and a.legal_actions() == b.legal_actions()
     for p in range(a.num_players()):
-        assert a.observation_tensor(p) == b.observation_tensor(p)
+        assert np.array_equal(a.observation_tensor(p), b.observation_tensor(p))
         assert a.information_state_string(p) == b.information_state_string(p)
     for action in a.legal_actions()[:1]:
         before = a.gs.key()
@@ -185,3 +185,37 @@ def test_chance_nodes_deal_the_engine_setup() -> None:
     assert all(" 1 2 3 4" not in state.information_state_string(p) for p in range(3))  # the seed is nobody's
     with pytest.raises(ValueError, match="setup seed"):
         game.dealt_state(2**32)
+
+
+# ---------------------------------------------------------------------------------------------- fast tensors
+
+
+@pytest.mark.parametrize("params", [{"players": 3}, {"players": 4, "map": "east"}, SERIAL_PARAMS[0]],
+                         ids=["3", "east-4", "3-modules"])
+def test_fast_paths_equal_openspiel_own(params: dict) -> None:
+    """The Python ``legal_actions``, ``observation_tensor`` and ``information_state_tensor`` (numpy, no list) and the
+    observer filled in place give exactly what OpenSpiel's C++ state gives, at every node of a game (chance nodes
+    and Move-3 shifts' second steps included)."""
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("python_hansa", {**params, "max_moves": 150})
+    observer = make_observation(game)
+    state = game.new_initial_state()
+    rng = np.random.RandomState(4)
+    while True:
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        for p in range(game.num_players()):
+            assert state.legal_actions(p) == pyspiel.State.legal_actions(state, p)
+            if state.is_terminal():
+                continue
+            values = pyspiel.State.observation_tensor(state, p)
+            tensor = state.observation_tensor(p)
+            assert tensor.dtype == np.float32 and tensor.tolist() == values
+            assert state.information_state_tensor(p).tolist() == pyspiel.State.information_state_tensor(state, p)
+            observer.set_from(state, p)
+            assert observer.tensor.tolist() == values
+        if state.is_terminal():
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    with pytest.raises(ValueError, match="not one of the"):
+        state.observation_tensor()  # no current player at the end

@@ -50,7 +50,7 @@ from ..core.board import side_for_players
 from ..core.options import GameOptions
 from ..core.state import GameState
 from .actions import ActionIndex, game_modules
-from .observation import observe, spec_for_side
+from .observation import Vector, observe, spec_for_side
 from .rewards import final_rewards
 
 #: Chance nodes at the start of a game, each one byte of the engine's setup seed.
@@ -163,6 +163,10 @@ class _Position:
         return _Position(self.gs.copy())
 
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
 class HansaState(pyspiel.State):
     """A game in progress: a hansa GameState, the pending shift-from, and the actions so far.  Its attributes are
     plain values (OpenSpiel clones a Python state by deep-copying them, and serializes it by pickling them: the
@@ -205,6 +209,41 @@ class HansaState(pyspiel.State):
         if self.position is not None:
             raise ValueError("not a chance node: the game is set up")
         return [(b, 1.0 / SEED_BYTE_VALUES) for b in range(SEED_BYTE_VALUES)]
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions (of ``player``, default the current one), as OpenSpiel's ``legal_actions`` gives them
+        (the chance outcomes at a chance node, none for a player not to act), made here without the round trip
+        through OpenSpiel's C++ state."""
+        current = self.current_player()
+        if current == _TERMINAL:
+            return []
+        if current == _CHANCE:  # for any player, as OpenSpiel's Python states answer
+            return list(range(SEED_BYTE_VALUES))
+        if player is not None and player != current:
+            if player < 0:
+                raise ValueError(f"legal actions of the pseudo-player {player}")
+            return []
+        return self.actions.legal(self.gs, self.pending)
+
+    def observation_tensor(self, player: int | None = None) -> Vector:
+        """The observation of ``player`` (default the current one) as a new float32 numpy array: the values of
+        OpenSpiel's ``observation_tensor``, which would build a Python list of thousands of floats
+        (``list(...)`` gives one).  Zeros before the setup's chance nodes are done."""
+        if player is None:
+            player = self.current_player()
+        if not 0 <= player < self.players:
+            raise ValueError(f"player {player} is not one of the {self.players} players")
+        if self.position is None:
+            return np.zeros(spec_for_side(self.side, self.modules).size, np.float32)
+        pending = self.pending
+        actions = self.actions
+        return observe(
+            self.gs, player, actions.pending_house(pending) if pending is not None else None,
+            actions.pending_exchange(pending) if pending is not None else None,
+        )
+
+    #: The information state tensor is the observation (every move is public: the position is a sufficient statistic).
+    information_state_tensor = observation_tensor
 
     def _legal_actions(self, player: int) -> list[int]:
         if self.position is None or self._ended() or player != self.gs.decider:
@@ -273,8 +312,10 @@ class HansaObserver:
             self.tensor[:] = 0.0
             return
         actions = state.actions
-        self.tensor[:] = observe(
-            state.gs, player, actions.pending_house(state.pending), actions.pending_exchange(state.pending)
+        pending = state.pending
+        observe(
+            state.gs, player, actions.pending_house(pending) if pending is not None else None,
+            actions.pending_exchange(pending) if pending is not None else None, out=self.tensor,
         )
 
     def string_from(self, state: HansaState, player: int) -> str:
