@@ -94,6 +94,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.actions = ActionIndex.for_state(probe)
         self.obs_spec = spec_for_state(probe)
         self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.agents = self.possible_agents[:]
         obs_space = spaces.Dict({
             "observation": spaces.Box(low=0.0, high=64.0, shape=(self.obs_spec.size,), dtype=np.float32),
@@ -114,7 +115,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return self.action_spaces[agent]
 
     def _seat(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
+        seat = self._seats.get(agent)
+        if seat is None:
+            raise ValueError(f"{agent!r} is not one of {self.possible_agents}")
+        return seat
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
@@ -170,15 +174,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self.pending = None
             self.state_.play(move)
             self.moves += 1
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        # Rewards come at the end only: until then ``rewards`` stays all zeros (set so by reset) and adds nothing.
         if self.state_.is_over:
             self.rewards = self._final_rewards()
             self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
         elif self.moves >= self.max_moves:
             self.truncations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.possible_agents[self.state_.decider]
-        self._accumulate_rewards()
 
     def _final_rewards(self) -> dict[str, float]:
         return dict(zip(self.possible_agents, final_rewards(self.state_, self.reward_kind), strict=True))
