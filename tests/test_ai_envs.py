@@ -187,9 +187,11 @@ def test_pettingzoo_wrapper_last_and_step_keep_the_order_checks() -> None:
     """env()'s wrapper answers last() and step() without PettingZoo's attribute forwarding, with the same answers as
     the environment itself and the same refusal before reset()."""
     e = env(players=3, max_moves=200)
-    with pytest.raises(AttributeError, match="before reset"):
-        e.last()
+    for read in (lambda: e.last(), lambda: e.agents, lambda: e.agent_selection):
+        with pytest.raises(AttributeError, match="before reset"):
+            read()
     e.reset(seed=2)
+    assert e.agents == e.unwrapped.agents and e.agent_selection == e.unwrapped.agent_selection
     rng = np.random.default_rng(0)
     for _ in range(150):
         obs, reward, term, trunc, info = e.last()

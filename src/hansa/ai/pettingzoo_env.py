@@ -46,10 +46,24 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's order-enforcing wrapper whose ``last()`` asks the environment directly: the wrapper's own goes
-    through its attribute forwarding six times a step (``agent_selection``, ``observe``, the reward, termination,
-    truncation and info dictionaries), a third of the wrapper's cost.  The same answers and the same error before
-    ``reset()``."""
+    """PettingZoo's order-enforcing wrapper whose ``last()``, ``step()``, ``agents`` and ``agent_selection`` ask the
+    environment directly: the wrapper's own go through its attribute forwarding (``__getattr__``) eight times a step
+    (``agent_iter``'s ``agents`` and ``agent_selection``, and in ``last()`` the observation, the reward, termination,
+    truncation and info dictionaries).  The same answers, checks and errors before ``reset()``."""
+
+    @property
+    def agents(self) -> list[str]:  # read-only here, as through PettingZoo's wrapper
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        agents: list[str] = self.env.agents
+        return agents
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        agent: str = self.env.agent_selection
+        return agent
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
