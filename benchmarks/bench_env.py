@@ -1,5 +1,15 @@
 """AI-environment throughput: steps/s with the observation and the action mask computed at every step, on one core.
 
+By default one side-by-side table (CPU time, ``time.process_time``; the median of ``--rounds`` rounds, the
+measurements interleaved round by round so that a busy machine slows them alike): the raw engine, engine + mask +
+observation, the PettingZoo env (``last()`` + ``step``), the Gymnasium env (learner steps; the other seats played by
+the uniform random bot inside ``step``), OpenSpiel's ``python_hansa`` without and with tensors, and OpenSpiel's C++
+chess driven from the same Python loop with its observation tensor (the yardstick: the last column is each row's
+ratio to it).  Another row is one entry of :data:`MEASURES` (a name and a function ``(steps, seed) -> steps/s``).
+
+    python benchmarks/bench_env.py --steps 5000 --rounds 5 [--players 3] [--map base|east|britannia] [--json FILE]
+    python benchmarks/bench_env.py --split --steps 20000      # the earlier split: engine / mask / observation
+
 Each step: the action mask of the deciding seat (``ActionIndex.mask``), its observation (``observe``), a random
 masked action (a claim whenever one is legal, as the engine benchmark's random policy does, so games end), and the
 engine applying it.  Reports steps/s and the split of the time between engine (legal moves + play), mask and
@@ -22,7 +32,9 @@ import argparse
 import json
 import platform
 import random
+import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -203,19 +215,198 @@ def print_vector(result: dict[str, Any]) -> None:
           f"(vector / loop = {med['vector'] / med['loop']:.2f})")
     print(f"  gymnasium SyncVectorEnv of HansaEnv:    {med['sync']:,.0f}  "
           f"(vector / sync = {med['vector'] / med['sync']:.2f})")
+# ---------------------------------------------------------------------------------------------- the table
+
+
+def _cpu(loop: Callable[[], int]) -> float:
+    """Steps per CPU second of ``loop`` (which returns the steps it made)."""
+    t0 = time.process_time()
+    steps = loop()
+    return steps / (time.process_time() - t0)
+
+
+def raw_engine(players: int, steps: int, seed: int, options: dict[str, str]) -> float:
+    """``legal_moves`` + ``play`` (a claim whenever one is legal, else a random move)."""
+    def loop() -> int:
+        rng = random.Random(seed)
+        done = 0
+        while done < steps:
+            state = GameState.new(players, rng.randrange(2**31), options)
+            while not state.is_over and done < steps:
+                moves = state.legal_moves()
+                claims = [m for m in moves if isinstance(m, Claim)]
+                state.play(rng.choice(claims or moves))
+                done += 1
+        return done
+    return _cpu(loop)
+
+
+def engine_mask_observation(players: int, steps: int, seed: int, options: dict[str, str]) -> float:
+    """The raw engine plus the deciding seat's mask (from the legal moves) and observation at every step."""
+    def loop() -> int:
+        rng = random.Random(seed)
+        done = 0
+        while done < steps:
+            state = GameState.new(players, rng.randrange(2**31), options)
+            actions = ActionIndex.for_state(state)
+            while not state.is_over and done < steps:
+                moves = state.legal_moves()
+                actions.mask(state, moves=moves)
+                observe(state, state.decider)
+                claims = [m for m in moves if isinstance(m, Claim)]
+                state.play(rng.choice(claims or moves))
+                done += 1
+        return done
+    return _cpu(loop)
+
+
+def pettingzoo_env(players: int, steps: int, seed: int, options: dict[str, str]) -> float:
+    """PettingZoo's AEC loop: ``agent_iter``, ``last()`` (observation and mask every step), a random legal action
+    (``np.flatnonzero`` of the mask), ``step``."""
+    from hansa.ai.pettingzoo_env import env
+
+    e = env(players=players, options=options, max_moves=100_000)
+
+    def loop() -> int:
+        rng = np.random.default_rng(seed)
+        e.reset(seed=seed)
+        done = 0
+        while done < steps:
+            for _agent in e.agent_iter():
+                obs, _, termination, truncation, _ = e.last()
+                if termination or truncation:
+                    e.step(None)
+                    continue
+                legal = np.flatnonzero(obs["action_mask"])
+                e.step(int(legal[rng.integers(len(legal))]))
+                done += 1
+                if done >= steps:
+                    break
+            else:
+                e.reset()
+        return done
+    return _cpu(loop)
+
+
+def gymnasium_env(players: int, steps: int, seed: int, options: dict[str, str]) -> float:
+    """The Gymnasium env's learner steps (a random legal action); the other seats are the uniform random bot."""
+    from hansa.ai.gym_env import HansaEnv
+
+    env = HansaEnv(players=players, opponents="random", options=options, max_moves=100_000)
+
+    def loop() -> int:
+        rng = np.random.default_rng(seed)
+        obs, _ = env.reset(seed=seed)
+        done = 0
+        while done < steps:
+            legal = np.flatnonzero(obs["action_mask"])
+            obs, _, terminated, truncated, _ = env.step(int(legal[rng.integers(len(legal))]))
+            done += 1
+            if terminated or truncated:
+                obs, _ = env.reset()
+        return done
+    return _cpu(loop)
+
+
+def _openspiel_loop(game: Any, steps: int, seed: int, tensor: str) -> float:
+    """``legal_actions`` + ``apply_action`` (random), and per ``tensor``: nothing, ``state.observation_tensor()``,
+    ``state.information_state_tensor()``, or the observer of ``make_observation(game)`` filled (``set_from``)."""
+    from open_spiel.python.observation import make_observation
+
+    observer = make_observation(game) if tensor == "observer" else None
+
+    def loop() -> int:
+        rng = random.Random(seed)
+        done = 0
+        while done < steps:
+            state = game.new_initial_state()
+            while not state.is_terminal() and done < steps:
+                legal = state.legal_actions()
+                if state.is_chance_node():
+                    state.apply_action(legal[rng.randrange(len(legal))])
+                    continue
+                player = state.current_player()
+                if tensor == "observation":
+                    state.observation_tensor(player)
+                elif tensor == "information":
+                    state.information_state_tensor(player)
+                elif observer is not None:
+                    observer.set_from(state, player)
+                state.apply_action(legal[rng.randrange(len(legal))])
+                done += 1
+        return done
+    return _cpu(loop)
+
+
+def _hansa_game(players: int, options: dict[str, str]) -> Any:
+    import pyspiel
+
+    import hansa.ai.openspiel_game  # noqa: F401 - registers python_hansa
+
+    return pyspiel.load_game("python_hansa", {"players": players, "max_moves": 100_000, **options})
+
+
+def openspiel_measure(tensor: str, chess: bool = False) -> Callable[[int, int, int, dict[str, str]], float]:
+    def measure(players: int, steps: int, seed: int, options: dict[str, str]) -> float:
+        import pyspiel
+
+        game = pyspiel.load_game("chess") if chess else _hansa_game(players, options)
+        return _openspiel_loop(game, steps, seed, tensor)
+    return measure
+
+
+#: The table's rows: a name, and the function measuring it (players, steps, seed, game options) -> steps/s.  Add a
+#: row by adding an entry (its extra may be missing: an ImportError leaves the row out).
+MEASURES: dict[str, Callable[[int, int, int, dict[str, str]], float]] = {
+    "raw engine (legal_moves + play)": raw_engine,
+    "engine + mask + observation": engine_mask_observation,
+    "PettingZoo env (last + step)": pettingzoo_env,
+    "Gymnasium env (learner steps)": gymnasium_env,
+    "OpenSpiel python_hansa, no tensor": openspiel_measure("none"),
+    "OpenSpiel python_hansa + observation_tensor()": openspiel_measure("observation"),
+    "OpenSpiel python_hansa + information_state_tensor()": openspiel_measure("information"),
+    "OpenSpiel python_hansa + observer.set_from": openspiel_measure("observer"),
+    "OpenSpiel C++ chess + observation_tensor()": openspiel_measure("observation", chess=True),
+}
+#: The row every other is compared with.
+YARDSTICK = "OpenSpiel C++ chess + observation_tensor()"
+
+
+def table(players: int, steps: int, seed: int, map_name: str, rounds: int) -> dict[str, list[float]]:
+    """``rounds`` rounds of every measure, interleaved; steps/s of each round by row."""
+    options = game_options(map_name)
+    results: dict[str, list[float]] = {}
+    for _ in range(rounds):
+        for name, measure in MEASURES.items():
+            try:
+                results.setdefault(name, []).append(measure(players, steps, seed, options))
+            except ImportError:
+                results.pop(name, None)
+    return results
+
+
+def print_table(results: dict[str, list[float]]) -> None:
+    yard = statistics.median(results[YARDSTICK]) if YARDSTICK in results else None
+    width = max(len(name) for name in results)
+    print(f"{'':{width}}  {'steps/s (median)':>16}  {'min-max':>17}  {'vs chess':>8}")
+    for name, values in results.items():
+        med = statistics.median(values)
+        ratio = f"{med / yard:8.2f}" if yard else ""
+        print(f"{name:{width}}  {med:16,.0f}  {min(values):8,.0f}-{max(values):<8,.0f}  {ratio}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--steps", type=int, default=20_000)
+    parser.add_argument("--steps", type=int, default=5_000, help="steps per measurement")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (the table shows their median)")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--map", default="base", choices=("base", "east", "britannia"),
                         help="the map (the expansion maps take 3 to 5 players)")
+    parser.add_argument("--split", action="store_true", help="the earlier engine / mask / observation split instead")
     parser.add_argument("--json", default=None)
     parser.add_argument("--vector", type=int, default=0, metavar="N",
                         help="measure only the vector env with N games against N HansaEnv in a loop (CPU time)")
-    parser.add_argument("--rounds", type=int, default=5, help="--vector: interleaved rounds (the median is shown)")
     parser.add_argument("--batch-steps", type=int, default=40, help="--vector: batch steps per round")
     parser.add_argument("--opponents", default="random", help="--vector: the bots of the other seats")
     args = parser.parse_args()
@@ -228,14 +419,27 @@ def main() -> None:
             with open(args.json, "w", encoding="utf-8") as fh:
                 json.dump(vec, fh, indent=1)
         return
+    side = GameState.new(args.players, 0, game_options(args.map)).board.side
+    print(f"engine: {'compiled (mypyc)' if compiled() else 'pure Python'}; {args.players} players; "
+          f"map {args.map} (board side {side}); CPU time")
+    if not args.split:
+        results = table(args.players, args.steps, args.seed, args.map, args.rounds)
+        print(f"{args.steps:,} steps per measurement, median of {args.rounds} interleaved rounds")
+        print_table(results)
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as fh:
+                json.dump({"players": args.players, "map": args.map, "side": side, "steps": args.steps,
+                           "python": platform.python_version(), "compiled": compiled(), "rounds": results}, fh, indent=1)
+        return
+    split_main(args, side)
+
+
+def split_main(args: argparse.Namespace, side: str) -> None:
     core = core_loop(args.players, args.steps, args.seed, args.map)
     cpu = cpu_differential(args.players, args.steps, args.seed, args.map)
     pz = pettingzoo_loop(args.players, max(1000, args.steps // 4), args.seed, args.map)
-    side = GameState.new(args.players, 0, game_options(args.map)).board.side
     result = {"players": args.players, "map": args.map, "side": side, "compiled": compiled(),
               "python": platform.python_version(), "core": core, "cpu": cpu, "pettingzoo": pz}
-    print(f"engine: {'compiled (mypyc)' if compiled() else 'pure Python'}; {args.players} players; "
-          f"map {args.map} (board side {side})")
     print(f"mask + observation + engine: {core['steps_per_s']:,.0f} steps/s "
           f"(per step: engine {core['engine_us']:.1f} us, mask {core['mask_us']:.1f} us, observation {core['observation_us']:.1f} us; "
           f"shares {core['engine_share']:.0%} / {core['mask_share']:.0%} / {core['observation_share']:.0%})")

@@ -254,3 +254,24 @@ def test_state_holds_every_hidden_thing_over_a_whole_game() -> None:
             queued = list(e.actions.indices(bot.choose(state, state.legal_moves())))
         e.step(queued.pop(0))
     assert e.state_.is_over and told > 20 and plates_seen > 0 and facedown_seen > 0
+
+
+def test_pettingzoo_wrapper_last_and_step_keep_the_order_checks() -> None:
+    """env()'s wrapper answers last() and step() without PettingZoo's attribute forwarding, with the same answers as
+    the environment itself and the same refusal before reset()."""
+    e = env(players=3, max_moves=200)
+    for read in (lambda: e.last(), lambda: e.agents, lambda: e.agent_selection):
+        with pytest.raises(AttributeError, match="before reset"):
+            read()
+    e.reset(seed=2)
+    assert e.agents == e.unwrapped.agents and e.agent_selection == e.unwrapped.agent_selection
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        obs, reward, term, trunc, info = e.last()
+        direct = e.unwrapped.observe(e.agent_selection)
+        assert np.array_equal(obs["observation"], direct["observation"])
+        assert np.array_equal(obs["action_mask"], direct["action_mask"])
+        assert reward == e.unwrapped._cumulative_rewards[e.agent_selection] and info == {}
+        e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if not e.agents:
+            break

@@ -388,3 +388,20 @@ def test_expansion_state_is_observed(players: int, options: dict) -> None:
     want = {"permanent", "shift", "exchange"}
     want |= {"green_row", "green_right"} if options["map"] == "east" else {"hand_origin", "permissions"}
     assert want <= seen, f"never seen: {want - seen}"
+
+
+def test_observe_into_a_buffer() -> None:
+    """``observe(..., out=buffer)`` writes every value (whatever the buffer held) and returns the buffer."""
+    state = GameState.new(3, 12, {"map": "east"})
+    rng = random.Random(2)
+    buffer = np.full(spec_for_state(state).size, 7.0, dtype=np.float32)
+    for _ in range(120):
+        moves = state.legal_moves()
+        state.play(rng.choice([m for m in moves if m.type == "claim"] or moves))
+        for seat in range(3):
+            assert observe(state, seat, out=buffer) is buffer
+            assert np.array_equal(buffer, observe(state, seat))
+    with pytest.raises(ValueError, match="float32 array of shape"):
+        observe(state, 0, out=np.zeros(10, dtype=np.float32))
+    with pytest.raises(ValueError, match="float32 array of shape"):
+        observe(state, 0, out=np.zeros(buffer.size, dtype=np.float64))

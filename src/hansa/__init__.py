@@ -13,6 +13,7 @@ from . import _native
 _native.install()  # before any engine module is imported: compiled core, or its sources when those are newer
 
 from ._native import compiled
+from .core import pickling as _pickling  # noqa: F401  # pickle and deepcopy of the compiled classes (copyreg)
 from .core.board import Board, board_for_players, load_board
 from .core.errors import (
     GameOverError,

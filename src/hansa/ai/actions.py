@@ -32,6 +32,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -284,6 +285,11 @@ class ActionIndex:
         #: ``hansa-actions/<version>/<config>/<size>/<hash>``: what a model trained on this index records; ``config``
         #: is the board side, followed by ``+module`` for each Big Box module the games use.
         self.fingerprint = f"hansa-actions/{VERSION}/{self.config}/{self.size}/{digest.hexdigest()[:16]}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (and deep-copied) as its board and modules: the receiving process uses its own cached index, whose
+        lookup of the engine's interned moves by identity is valid there (:mod:`hansa.core.pickling`)."""
+        return _for_config, (self.board, self.modules)
 
     @staticmethod
     def _expansion_families(board: Board, family: Callable[[str, list[Item]], None]) -> None:

@@ -288,6 +288,10 @@ class ObservationSpec:
             dtype=np.float32,
         ).reshape(self.offices, 6)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (and deep-copied) as its board and modules: the receiving process uses its own cached layout."""
+        return spec_for, (self.board, self.modules)
+
     def _template_for(self, players: int, variant: str) -> Vector:
         """The values that are the same all game: the board's (:attr:`_template`) and the ``game`` field."""
         out = self._template.copy()
@@ -357,11 +361,15 @@ def _spec_for_modules(board: Board, missions: bool, favour: bool, promo: bool) -
     return spec_for(board, tuple(m for m, on in zip(MODULES, (missions, favour, promo)) if on))
 
 
-def observe(state: GameState, seat: int, pending_house: str | None = None, pending_exchange: str | None = None) -> Vector:
+def observe(
+    state: GameState, seat: int, pending_house: str | None = None, pending_exchange: str | None = None,
+    out: Vector | None = None,
+) -> Vector:
     """The flat observation of ``seat`` (float32, ``spec_for_state(state).size`` long).  ``pending_house``: the
     house chosen by a shift-from whose destination is the decision now; ``pending_exchange``: the house chosen by an
     exchange-from (expansion boards), whose partner is the decision now (the AI adapters pass them:
-    :meth:`ActionIndex.pending_house`, :meth:`ActionIndex.pending_exchange`).
+    :meth:`ActionIndex.pending_house`, :meth:`ActionIndex.pending_exchange`).  ``out``: a float32 array of that size
+    to write into (every value is written) and return, instead of a new array: e.g. OpenSpiel's observer buffer.
 
     Written for speed: the compiled core walks the position once (:func:`hansa.core.features.observation_parts`)
     and reports the place of every one-hot entry, which numpy sets in one step, and the contiguous dense fields as
@@ -384,7 +392,12 @@ def observe(state: GameState, seat: int, pending_house: str | None = None, pendi
     template = spec._templates.get(kind)
     if template is None:
         template = spec._templates[kind] = spec._template_for(*kind)
-    out = template.copy()
+    if out is None:
+        out = template.copy()
+    elif out.dtype != np.float32 or out.shape != template.shape:
+        raise ValueError(f"out must be a float32 array of shape {template.shape}, not {out.dtype} {out.shape}")
+    else:
+        np.copyto(out, template)
     out[(spec._base_table if len(state.table) == 4 else spec._base_plain) + np.frombuffer(entries, dtype=np.uint8)] = 1.0
     np.divide(np.frombuffer(dense, dtype=np.uint8), spec._dense_div, out=out[spec._dense_at : spec._dense_end])
     if on:

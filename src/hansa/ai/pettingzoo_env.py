@@ -35,6 +35,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from ..core.state import GameState
 from .actions import ActionIndex
@@ -45,7 +46,43 @@ from .rewards import check_reward, final_rewards
 
 def env(**kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's order-enforcing wrapper (``raw_env`` without it)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return _OrderEnforcing(raw_env(**kwargs))
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order-enforcing wrapper whose ``last()``, ``step()``, ``agents`` and ``agent_selection`` ask the
+    environment directly: the wrapper's own go through its attribute forwarding (``__getattr__``) eight times a step
+    (``agent_iter``'s ``agents`` and ``agent_selection``, and in ``last()`` the observation, the reward, termination,
+    truncation and info dictionaries).  The same answers, checks and errors before ``reset()``."""
+
+    @property
+    def agents(self) -> list[str]:  # read-only here, as through PettingZoo's wrapper
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        agents: list[str] = self.env.agents
+        return agents
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        agent: str = self.env.agent_selection
+        return agent
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        """The wrapper's ``step`` (same checks, same warnings) without its attribute forwarding."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        self._has_updated = True
+        if not self.env.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self.env.step(action)
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
@@ -75,6 +112,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.actions = ActionIndex.for_state(probe)
         self.obs_spec = spec_for_state(probe)
         self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.agents = self.possible_agents[:]
         obs_space = spaces.Dict({
             "observation": spaces.Box(low=0.0, high=64.0, shape=(self.obs_spec.size,), dtype=np.float32),
@@ -99,7 +137,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return self.action_spaces[agent]
 
     def _seat(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
+        seat = self._seats.get(agent)
+        if seat is None:
+            raise ValueError(f"{agent!r} is not one of {self.possible_agents}")
+        return seat
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
@@ -125,14 +166,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat(agent)
-        pending_house = None
+        pending_house = pending_exchange = None
         if not self.state_.is_over and agent == self.agent_selection and not self.truncations.get(agent, False):
             mask = self._decision_mask().copy()
-            pending_house = self.actions.pending_house(self.pending)
-            pending_exchange = self.actions.pending_exchange(self.pending)
+            if self.pending is not None:
+                pending_house = self.actions.pending_house(self.pending)
+                pending_exchange = self.actions.pending_exchange(self.pending)
         else:
             mask = np.zeros(self.actions.size, dtype=np.int8)
-            pending_exchange = None
         return {"observation": observe(self.state_, seat, pending_house, pending_exchange), "action_mask": mask}
 
     def state(self) -> npt.NDArray[np.float32]:
@@ -164,15 +205,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self.pending = None
             self.state_.play(move)
             self.moves += 1
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        # Rewards come at the end only: until then ``rewards`` stays all zeros (set so by reset) and adds nothing.
         if self.state_.is_over:
             self.rewards = self._final_rewards()
             self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
         elif self.moves >= self.max_moves:
             self.truncations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.possible_agents[self.state_.decider]
-        self._accumulate_rewards()
 
     def _final_rewards(self) -> dict[str, float]:
         return dict(zip(self.possible_agents, final_rewards(self.state_, self.reward_kind), strict=True))
