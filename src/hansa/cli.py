@@ -482,7 +482,7 @@ def bot_bridge(
                 game = session.join_table(table, table_wait, say)
         bot = EngineBot(engine, seconds=seconds, fallback=fallback)
         bridge = Bridge(server, token, bot, game, account=session, reconnect_for=reconnect_for, say=say)
-    except (ValueError, BridgeError) as exc:
+    except (ValueError, OSError, BridgeError) as exc:
         if session is not None:
             session.close()
         _fail(str(exc))

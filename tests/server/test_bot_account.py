@@ -36,25 +36,33 @@ def finish(proc: subprocess.Popen[str], timeout: float) -> tuple[str, str]:
             proc.wait()
 
 
-def test_a_bot_account_takes_a_table_seat_and_plays_its_game_to_the_end(make_server: Callable[..., Server],
+def test_a_bot_account_takes_a_table_seat_and_plays_its_game_to_the_end_reconnecting(make_server: Callable[..., Server],
                                                                      tmp_path: Path) -> None:
     srv = make_server()
     with client(srv) as robo:
         sign_up(robo, "Robo")
     ann = Player(srv, "Ann")
     try:
-        # the quickest legal table: its creator does not sit, a heuristic bot holds one seat, the bridge the other
-        table = new_table(ann, players=2, sit=False, bots=["heuristic"])
+        # the quickest legal table: its creator does not sit; the bridge takes a seat and waits, then the creator
+        # fills the other seat with a heuristic bot, which starts the table
+        table = new_table(ann, players=2, sit=False)
         secret = tmp_path / "robo.password"
         secret.write_text(PASSWORD + "\n")
         proc = bridge(srv, "--account", "Robo", "--password-file", str(secret), "--table", table["id"],
                       "--engine", RANDOM_ENGINE)
+        seated = wait_until(lambda: [s for s in ann.get(f"/api/tables/{table['id']}").json()["seats"]
+                                     if s["name"] == "Robo"], 60)
+        assert seated[0]["kind"] == "account" and proc.poll() is None  # seated, waiting for the start
+        filled = ann.post(f"/api/tables/{table['id']}/bots", {"bot": "heuristic"})
+        assert filled.status_code == 200 and filled.json()["status"] == "started", filled.text
+        wait_until(lambda: view(srv, table["id"])["version"] >= 20, 120)
+        srv.restart()  # the connection drops; the bridge connects again with its session and plays on
         out, errors = finish(proc, 300)
     finally:
         ann.close()
     assert proc.returncode == 0, errors
     assert PASSWORD not in out + errors
-    assert "signed in as Robo" in errors and f"sits at table {table['id']}" in errors
+    assert "signed in as Robo" in errors and f"sits at table {table['id']}" in errors and "connecting again" in errors
     gid = table["id"]  # a table's game has the table's id
     final = view(srv, gid)
     assert final["status"] == "over"

@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from .bridge import BridgeError
 
@@ -89,8 +89,9 @@ class AccountSession:
         if not self.http.cookies.get(COOKIE):
             raise BridgeError(f"{self.base}: the sign-in set no session cookie (is it https behind a proxy?)")
 
-    def check(self, what: str) -> None:
-        """After a refusal (401/403): :class:`SessionEnded` if the session is gone, else :class:`BridgeError`."""
+    def check(self, what: str, otherwise: str | None = None) -> NoReturn:
+        """After a refusal (401/403): :class:`SessionEnded` if the session is gone, else :class:`BridgeError`
+        (``otherwise``, or "``what`` refused")."""
         import httpx
 
         try:
@@ -101,7 +102,7 @@ class AccountSession:
             raise SessionEnded(f"the session of account {self.name!r} has ended (signed out everywhere, password "
                                f"changed, account disabled or session expired); {what} refused - start the bridge "
                                "again to sign in anew")
-        raise BridgeError(f"{what} refused for account {self.name!r}")
+        raise BridgeError(otherwise or f"{what} refused for account {self.name!r}")
 
     def headers(self) -> dict[str, str]:
         """Headers of a request that changes something."""
@@ -135,13 +136,17 @@ class AccountSession:
             if info["status"] == "closed":
                 raise BridgeError(f"table {table} closed: {info.get('note') or 'by its creator'}")
             if info["you"] is None:
-                raise BridgeError(f"account {self.name!r} was removed from table {table}")
+                self.check(f"table {table}", f"account {self.name!r} was removed from table {table}")
             if time.monotonic() > deadline:
                 raise BridgeError(f"table {table} did not start within {wait_for:g} s")
             time.sleep(every)
-            info = self._table("GET", table)
+            try:
+                info = self._table("GET", table)
+            except OSError as exc:  # the server is away for a moment: look again until the deadline
+                say(f"{exc}; looking again")
+                time.sleep(min(5.0, every * 4))
         if info["you"] is None:
-            raise BridgeError(f"table {table} started without account {self.name!r}")
+            self.check(f"table {table}", f"table {table} started without account {self.name!r}")
         return str(info["game"])
 
     def _table(self, method: str, table: str) -> dict[str, Any]:
@@ -154,6 +159,8 @@ class AccountSession:
             else:
                 answer = self.http.get(f"/api/tables/{table}")
         except httpx.HTTPError as exc:
+            if method == "GET":
+                raise OSError(f"reading table {table}: {exc}") from None
             raise BridgeError(f"{what} table {table}: {exc}") from None
         if answer.status_code in (401, 403):
             self.check(f"{what} table {table}")

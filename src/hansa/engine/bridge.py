@@ -160,8 +160,7 @@ class Bridge:
         if view.get("status") != "running":
             return str(view.get("status"))
         if self.account is not None and not view.get("you"):  # the socket no longer (or never) knew the account
-            self.account.check(f"game {self.game}")  # SessionEnded if the session is gone, else:
-            raise BridgeError(f"account {self.account.name!r} holds no seat of game {self.game}")
+            self.account.check(f"game {self.game}", f"account {self.account.name!r} holds no seat of game {self.game}")
         version = int(view["version"])
         if view.get("legal") and version not in self._played:
             self._move(version)
