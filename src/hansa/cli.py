@@ -439,23 +439,52 @@ def bots(
 @app.command("bot-bridge")
 def bot_bridge(
     server: Annotated[str, typer.Option("--server", help="The hansa server (http://HOST:PORT), or the game's page http://HOST:PORT/game/ID.")],
-    token: Annotated[str, typer.Option("--token", help="The seat's token (its link's #token=...; env HANSA_TOKEN).", envvar="HANSA_TOKEN")],
     engine: Annotated[str, typer.Option("--engine", help="The engine's command line (shlex rules, no shell), speaking hansa-engine/1.")],
+    token: Annotated[str | None, typer.Option("--token", help="The seat's token (its link's #token=...; env HANSA_TOKEN).", envvar="HANSA_TOKEN")] = None,
+    account: Annotated[str | None, typer.Option("--account", help="Play as this account (instead of --token): the seat it holds in --game, or the one it takes at --table.")] = None,
+    password_file: Annotated[str | None, typer.Option("--password-file", help="File whose first line is the account's password (else env HANSA_BOT_PASSWORD; never on the command line).")] = None,
+    table: Annotated[str | None, typer.Option("--table", help="With --account: take a seat at this open table, wait until it starts, play its game.")] = None,
+    table_wait: Annotated[float, typer.Option("--table-wait", help="With --table: give up if the table has not started after this many seconds.")] = 3600.0,
     game: Annotated[str | None, typer.Option("--game", help="The game's id (when --server is not the game's page).")] = None,
     seconds: Annotated[float, typer.Option("--seconds", help="Time budget per decision sent to the engine.")] = 5.0,
     fallback: Annotated[str, typer.Option("--fallback", help="Bot that plays a decision the engine fails: random, uniform, purpose, heuristic or mcts.")] = "random",
     reconnect_for: Annotated[float, typer.Option("--reconnect-for", help="Give up after this many seconds without a connection.")] = 60.0,
 ) -> None:
     """Play one seat of a game on a hansa server with an engine (docs/engine-protocol.md), through the server's
-    public API; ends when the game ends, reconnecting after a dropped connection."""
-    from .engine import EngineBot
-    from .engine.bridge import Bridge, BridgeError
+    public API, as a seat token or as an account (signed in; --game or --table); ends when the game ends,
+    reconnecting after a dropped connection."""
+    import os
 
+    from .engine import EngineBot
+    from .engine.account import AccountSession, read_password
+    from .engine.bridge import Bridge, BridgeError, server_base
+
+    def say(text: str) -> None:
+        err.print(text, highlight=False, markup=False)
+
+    session: AccountSession | None = None
     try:
+        if account is None and (password_file is not None or table is not None):
+            raise BridgeError("--password-file and --table go with --account")
+        if account is not None and token is not None:
+            raise BridgeError("play as a seat (--token) or as an account (--account), not both")
+        if account is None and token is None:
+            raise BridgeError("give --token (a seat's token) or --account NAME with its password")
+        if table is not None and game is not None:
+            raise BridgeError("--table or --game, not both")
+        if not 0 < table_wait <= 7 * 86400:
+            raise BridgeError("--table-wait: above 0 and at most 604800 seconds")
+        if account is not None:
+            session = AccountSession(server_base(server), account, read_password(password_file, dict(os.environ)))
+            session.sign_in()
+            say(f"bot-bridge: signed in as {account}")
+            if table is not None:
+                game = session.join_table(table, table_wait, say)
         bot = EngineBot(engine, seconds=seconds, fallback=fallback)
-        bridge = Bridge(server, token, bot, game, reconnect_for=reconnect_for,
-                        say=lambda text: err.print(text, highlight=False, markup=False))
-    except (ValueError, BridgeError) as exc:
+        bridge = Bridge(server, token, bot, game, account=session, reconnect_for=reconnect_for, say=say)
+    except (ValueError, OSError, BridgeError) as exc:
+        if session is not None:
+            session.close()
         _fail(str(exc))
         return
     err.print(f"bot-bridge: {bot.label} plays game {bridge.game} on {bridge.base}", highlight=False, markup=False)

@@ -1,6 +1,8 @@
 """``hansa bot-bridge``: an engine plays one seat of a game on a running hansa server, through the public API.
 
-It watches the game on its WebSocket (``/api/games/{id}/ws``, the seat token in the ``X-Hansa-Token`` header);
+It acts as a seat token (the ``X-Hansa-Token`` header) or as a signed-in account (its session cookie, the CSRF token
+on every post: :class:`~hansa.engine.account.AccountSession`), playing the account's seat.
+It watches the game on its WebSocket (``/api/games/{id}/ws``);
 whenever the seat must decide it reads ``GET /api/games/{id}/position`` (the decision as an engine-protocol request,
 hidden information dealt again), asks the engine (an :class:`~hansa.engine.EngineBot`, one process for the whole
 game, with its fallback bot for the decisions it fails) and posts the move with the view's ``version``.  A dropped
@@ -15,12 +17,15 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import urlsplit
 
 from ..core.errors import HansaError
 from ..core.state import GameState
 from .client import EngineBot
+
+if TYPE_CHECKING:
+    from .account import AccountSession
 
 log = logging.getLogger("hansa.engine")
 
@@ -43,13 +48,18 @@ class BridgeResult:
     connections: int
 
 
-def game_address(server: str, game: str | None) -> tuple[str, str]:
-    """``(base URL, game id)`` from ``--server`` (the server, or a game's page ``.../game/ID``) and ``--game``."""
+def server_base(server: str) -> str:
+    """The server's base URL (``scheme://host:port``) from ``--server``."""
     parts = urlsplit(server)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise BridgeError(f"--server must be an http:// or https:// address, not {server!r}")
-    base = f"{parts.scheme}://{parts.netloc}"
-    path = parts.path.rstrip("/")
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def game_address(server: str, game: str | None) -> tuple[str, str]:
+    """``(base URL, game id)`` from ``--server`` (the server, or a game's page ``.../game/ID``) and ``--game``."""
+    base = server_base(server)
+    path = urlsplit(server).path.rstrip("/")
     if game is None and "/game/" in path:
         game = path.rsplit("/game/", 1)[1]
     if not game or not game.isascii() or not game.isalnum() or len(game) > 40:
@@ -58,22 +68,27 @@ def game_address(server: str, game: str | None) -> tuple[str, str]:
 
 
 class Bridge:
-    """One seat of one game, played by ``bot``."""
+    """One seat of one game, played by ``bot``: the seat of ``token``, or the seat ``account`` (signed in) holds."""
 
-    def __init__(self, server: str, token: str, bot: EngineBot, game: str | None = None, *,
-                 reconnect_for: float = 60.0, say: Callable[[str], None] = print) -> None:
+    def __init__(self, server: str, token: str | None, bot: EngineBot, game: str | None = None, *,
+                 account: AccountSession | None = None, reconnect_for: float = 60.0,
+                 say: Callable[[str], None] = print) -> None:
         import httpx
 
-        if not token or len(token) > 200:
+        if (token is None) == (account is None):
+            raise BridgeError("play as a seat (--token) or as an account (--account), not both")
+        if token is not None and (not token or len(token) > 200):
             raise BridgeError("--token: the seat's token (from its link, after #token=)")
         if not 0 < reconnect_for <= 86400:
             raise BridgeError("--reconnect-for: above 0 and at most 86400 seconds")
         self.base, self.game = game_address(server, game)
         self.token = token
+        self.account = account
         self.bot = bot
         self.reconnect_for = reconnect_for
         self.say = say
-        self.http = httpx.Client(base_url=self.base, headers={"X-Hansa-Token": token}, timeout=15.0)
+        self.http = account.http if account is not None else httpx.Client(
+            base_url=self.base, headers={"X-Hansa-Token": token or ""}, timeout=15.0)
         self.moves = 0
         self.connections = 0
         self._played: set[int] = set()
@@ -89,7 +104,7 @@ class Bridge:
         try:
             while True:
                 try:
-                    with connect(ws_url, additional_headers={"X-Hansa-Token": self.token}, open_timeout=10,
+                    with connect(ws_url, additional_headers=self._socket_headers(), open_timeout=10,
                                  max_size=1 << 24) as ws:
                         self.connections += 1
                         failures = 0
@@ -128,6 +143,15 @@ class Bridge:
             self.bot.close()
             self.http.close()
 
+    def _socket_headers(self) -> dict[str, str]:
+        return self.account.socket_headers() if self.account is not None else {"X-Hansa-Token": self.token or ""}
+
+    def _refused(self, what: str, answer: Any) -> NoReturn:
+        """A 401/403 of the server: as an account, :class:`SessionEnded` when its session is gone."""
+        if self.account is not None and answer.status_code in (401, 403):
+            self.account.check(what)
+        raise BridgeError(f"{what}: {answer.status_code} {answer.text[:200]}")
+
     def _result(self, status: str) -> BridgeResult:
         return BridgeResult(status, self.moves, self.bot.fallbacks, self.connections)
 
@@ -135,6 +159,8 @@ class Bridge:
         """Act on a view: the game's status when it has ended, else None (after moving if the seat decides)."""
         if view.get("status") != "running":
             return str(view.get("status"))
+        if self.account is not None and not view.get("you"):  # the socket no longer (or never) knew the account
+            self.account.check(f"game {self.game}", f"account {self.account.name!r} holds no seat of game {self.game}")
         version = int(view["version"])
         if view.get("legal") and version not in self._played:
             self._move(version)
@@ -150,7 +176,7 @@ class Bridge:
         if answer.status_code == 409:
             return  # the game moved on meanwhile
         if answer.status_code != 200:
-            raise BridgeError(f"GET position: {answer.status_code} {answer.text[:200]}")
+            self._refused("GET position", answer)
         body = answer.json()
         if body["version"] != version:
             return  # an older view: a newer one is on its way
@@ -160,7 +186,8 @@ class Bridge:
         move = self.bot.choose(state)
         try:
             posted = self.http.post(f"/api/games/{self.game}/moves",
-                                    json={"move": move.text(), "version": version, "seat": body["seat"]})
+                                    json={"move": move.text(), "version": version, "seat": body["seat"]},
+                                    headers=self.account.headers() if self.account is not None else None)
         except httpx.HTTPError as exc:
             raise OSError(f"posting the move: {exc}") from None
         if posted.status_code == 200:
@@ -169,4 +196,4 @@ class Bridge:
         elif posted.status_code == 409:
             log.info("game %s changed before move %s arrived; looking again", self.game, move.text())
         else:
-            raise BridgeError(f"the server refused {move.text()!r}: {posted.status_code} {posted.text[:200]}")
+            self._refused(f"the server refused {move.text()!r}", posted)

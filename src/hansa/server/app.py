@@ -577,12 +577,13 @@ def create_app(
 
     @api.get("/api/games/{game_id}/position")
     async def get_position(game_id: str, request: Request, x_hansa_token: TokenHeader = None) -> dict[str, Any]:
-        """The decision of the token's seat as an engine-protocol request (docs/engine-protocol.md): hidden
-        markers and the other seats' mission cards dealt again at random, the record without its seed."""
+        """The decision of the token's seat (or the signed-in account's seat: only its own) as an engine-protocol
+        request (docs/engine-protocol.md): hidden markers and the other seats' mission cards dealt again at random,
+        the record without its seed."""
         live = await game(game_id)
         seats = [s for s in live.seats_of(await credential(request, x_hansa_token)) if live.seats[s].type == "human"]
         if not seats:
-            raise ServiceError(403, "the position is for the token of a seat of this game")
+            raise ServiceError(403, "the position is for a seat of this game: its token, or the session of the account that holds it")
         state = live.game.state
         if live.status != RUNNING or state.is_over or state.decider not in seats:
             raise ServiceError(409, "none of the token's seats must decide now")
