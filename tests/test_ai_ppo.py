@@ -34,7 +34,16 @@ def example() -> ModuleType:
     return module
 
 
-def test_export_gives_the_torch_actors_logits_and_actions(tmp_path: Path) -> None:
+@pytest.fixture
+def one_thread():  # noqa: ANN201
+    """One torch thread, as the recipe uses (several threads on a busy machine make small products much slower)."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+def test_export_gives_the_torch_actors_logits_and_actions(tmp_path: Path, one_thread: None) -> None:
     ex = example()
     torch.manual_seed(0)
     env = ex.make_env(["purpose", "purpose"], 3000)
