@@ -45,7 +45,7 @@ if command -v pg_ctlcluster >/dev/null; then
 fi
 
 python3 -m venv .venv
-.venv/bin/pip install -q --disable-pip-version-check -e '.[test,rl,openspiel,ray]'  # compiles the engine core with mypyc when it can
+.venv/bin/pip install -q --disable-pip-version-check -e '.[test,rl,openspiel,ray,learn]'  # compiles the engine core with mypyc when it can
 .venv/bin/python -c "import hansa; print('+ engine:', 'compiled (mypyc)' if hansa.compiled() else 'pure Python')"
 # The test machine has a C compiler: a build that fell back to pure Python (mypyc's type check failed) is an error.
 if [ "${HANSA_PURE_PYTHON:-0}" = 0 ] && command -v gcc >/dev/null; then

@@ -23,7 +23,12 @@
   hidden information by design.
 * Rewards come at the end: ``reward="win"`` gives each winner 1/k (k winners) and the others 0; ``reward="margin"``
   gives each seat (its final score - the best other final score) / 10.
-* ``max_moves`` truncates a game that has not ended (random play on this game can run for a long time).
+* ``max_moves`` truncates a game that has not ended (random play on this game can run for a long time); with
+  ``truncation="score"`` (default) the truncated game pays every seat the reward of the final scoring of the
+  position reached, with ``truncation="zero"`` it pays 0.
+* ``shaping="margin"`` (:mod:`hansa.ai.rewards`) adds to every agent, at every step, ``phi(s') - phi(s)``, ``phi``
+  its projected score margin / ``shaping_scale`` (0 once the game has ended): each agent's shaping sums to
+  ``phi(end) - phi(start)`` over the game (undiscounted; docs/ai.md "Learning").
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ from ..core.state import GameState
 from .actions import ActionIndex
 from .global_state import global_spec_for_state, global_state
 from .observation import observe, spec_for_state
-from .rewards import check_reward, final_rewards
+from .rewards import check_reward, check_shaping, check_truncation, final_rewards, projected_margins
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -98,9 +103,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         reward: str = "win",
         max_moves: int = 5000,
         render_mode: str | None = None,
+        *,
+        shaping: str = "none",
+        shaping_scale: float = 10.0,
+        truncation: str = "score",
     ) -> None:
         super().__init__()
         check_reward(reward)
+        check_shaping(shaping, shaping_scale, 1.0)
+        check_truncation(truncation)
+        self.shaping, self.shaping_scale, self.truncation = shaping, float(shaping_scale), truncation
         self.players = players
         self.game_options = dict(options or {})
         if variant is not None:
@@ -129,6 +141,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.moves = 0
         self._rng = np.random.default_rng()
         self._mask: npt.NDArray[np.int8] | None = None  # the deciding agent's mask, made once per decision
+        self._potentials = [0.0] * players  # every seat's phi (shaping="margin")
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -157,6 +170,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.state_.decider]
+        self._potentials = self._phi()
+
+    def _phi(self) -> list[float]:
+        """Every seat's shaping potential (zeros without shaping or once the game is over)."""
+        if self.shaping == "none" or self.state_.is_over:
+            return [0.0] * self.players
+        return [m / self.shaping_scale for m in projected_margins(self.state_)]
 
     def _decision_mask(self) -> npt.NDArray[np.int8]:
         """The deciding agent's action mask (computed once per decision; callers get copies)."""
@@ -205,15 +225,29 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self.pending = None
             self.state_.play(move)
             self.moves += 1
-        # Rewards come at the end only: until then ``rewards`` stays all zeros (set so by reset) and adds nothing.
+        # Without shaping, rewards come at the end only: until then ``rewards`` stays all zeros (set so by reset) and
+        # adds nothing, so the dictionaries are not rebuilt on the steps that pay nothing.
+        shaped = self.shaping != "none"
+        paid = shaped
+        if shaped:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.state_.is_over:
             self.rewards = self._final_rewards()
             self.terminations = dict.fromkeys(self.agents, True)
-            self._accumulate_rewards()
+            paid = True
         elif self.moves >= self.max_moves:
+            if self.truncation == "score":
+                self.rewards = self._final_rewards()
+                paid = True
             self.truncations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.possible_agents[self.state_.decider]
+        if shaped and move is not None:
+            before, self._potentials = self._potentials, self._phi()
+            for seat, agent_name in enumerate(self.possible_agents):
+                self.rewards[agent_name] += self._potentials[seat] - before[seat]
+        if paid:
+            self._accumulate_rewards()
 
     def _final_rewards(self) -> dict[str, float]:
         return dict(zip(self.possible_agents, final_rewards(self.state_, self.reward_kind), strict=True))

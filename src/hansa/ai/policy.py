@@ -6,9 +6,12 @@ The network (:class:`PolicyNet`) is a multilayer perceptron: the seat's flat obs
 over the legal actions at a temperature).  Move 3's shift is two decisions, as in the environments: the bot picks a
 shift-from, then one of its shift-tos with the chosen house marked in the observation.
 
-``examples/train_policy.py`` trains one by imitating the heuristic bot (with DAgger rounds) and saves it with
-:func:`save_policy`; the bot spec ``policy:FILE`` (:func:`hansa.bots.make_bot`) loads it with
-:meth:`PolicyBot.from_file`.
+``examples/train_policy.py`` trains one by imitating the heuristic bot (with DAgger rounds) and
+``examples/train_ppo.py`` with sb3-contrib's MaskablePPO; both save it with :func:`save_policy`.  The bot spec
+``policy:ARG`` (:func:`hansa.bots.make_bot`, :meth:`PolicyBot.from_spec`) loads it: ``ARG`` is the **name of a
+shipped policy** (package data in ``hansa/ai/policies/NAME.npz``, :func:`shipped_policies`) when it is a bare name
+(letters, digits, ``-`` and ``_`` only: no ``/``, ``\\`` or ``.``), and a **file path** otherwise
+(``policy:ppo.npz``, ``policy:./mypolicy``, ``policy:/tmp/p.npz``).
 
 The model file is a numpy ``.npz`` (no pickles): ``format`` (:data:`FORMAT`), ``fingerprint`` (the action index the
 policy was trained on: loading refuses another board side or version), ``observation_size``, ``layers`` (the number
@@ -19,8 +22,10 @@ to ``w{k}.shape[1]`` outputs) and ``meta`` (a JSON object: how it was trained).
 from __future__ import annotations
 
 import json
+import re
 import zipfile
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +38,16 @@ from ..core.state import GameState
 from .actions import ActionIndex, Mask
 from .observation import observe, spec_for_side
 
-__all__ = ["FORMAT", "PolicyBot", "PolicyNet", "load_policy", "masked_log_softmax", "save_policy"]
+__all__ = [
+    "FORMAT", "PolicyBot", "PolicyNet", "load_policy", "masked_log_softmax", "policy_path", "save_policy",
+    "shipped_policies",
+]
 
 #: The model file's format tag; bumped when the file layout or the network's meaning changes.
 FORMAT = "hansa-policy/1"
+
+#: A bare policy name (a shipped policy); anything else after ``policy:`` is a file path.
+NAME = re.compile(r"[A-Za-z0-9_-]+")
 
 Array = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.floating[Any]]
@@ -166,6 +177,28 @@ def load_policy(path: str | Path) -> PolicyNet:
     return PolicyNet(weights, biases, fingerprint, meta if isinstance(meta, dict) else {})
 
 
+def shipped_policies() -> list[str]:
+    """The names of the policies shipped with hansa (``policy:NAME``), sorted."""
+    folder = resources.files("hansa.ai") / "policies"
+    if not folder.is_dir():
+        return []
+    return sorted(p.name[:-4] for p in folder.iterdir() if p.name.endswith(".npz") and NAME.fullmatch(p.name[:-4]))
+
+
+def policy_path(arg: str) -> str:
+    """The model file that ``policy:arg`` names: a shipped policy for a bare name (``ValueError`` listing the shipped
+    ones if there is no such policy), else ``arg`` itself as a path."""
+    if not arg:
+        raise ValueError("policy: needs a shipped policy name or a model file path")
+    if not NAME.fullmatch(arg):
+        return arg
+    names = shipped_policies()
+    if arg not in names:
+        raise ValueError(f"no shipped policy {arg!r} (shipped: {', '.join(names) or 'none'}); "
+                         f"a file path needs a '.', '/' or '\\' (e.g. policy:./{arg})")
+    return str(resources.files("hansa.ai") / "policies" / f"{arg}.npz")
+
+
 def _side_of(fingerprint: str) -> str:
     parts = fingerprint.split("/")
     if len(parts) != 5 or parts[0] != "hansa-actions" or parts[2] not in ("2-3", "4-5"):
@@ -187,6 +220,11 @@ class PolicyBot(Bot):
         self.actions.check(net.fingerprint)
         self.temperature = temperature
         self.rng = np.random.default_rng(seed)
+
+    @classmethod
+    def from_spec(cls, arg: str, seed: int | None = None, temperature: float = 0.0) -> PolicyBot:
+        """The bot of ``policy:arg``: a shipped policy by name or a model file by path (:func:`policy_path`)."""
+        return cls(load_policy(policy_path(arg)), seed, temperature)
 
     @classmethod
     def from_file(cls, path: str, seed: int | None = None, temperature: float = 0.0) -> PolicyBot:

@@ -9,8 +9,9 @@ default); ``purpose`` (random with purpose); ``heuristic``; ``mcts`` = ``mcts:me
 
 Bots from outside hansa's own search, loaded only when asked for (they need an optional extra):
 ``openspiel-ismcts:seconds=S`` and ``openspiel-mcts:seconds=S`` (OpenSpiel's ISMCTS and MCTS with random rollouts;
-``hansa[openspiel]``, see :mod:`hansa.ai.openspiel_bots`) and ``policy:FILE`` (a policy trained by
-``examples/train_policy.py``; ``hansa[rl]``, see :mod:`hansa.ai.policy`).
+``hansa[openspiel]``, see :mod:`hansa.ai.openspiel_bots`) and ``policy:NAME`` / ``policy:FILE`` (a shipped
+policy by its bare name, or a model file by a path with a ``.``, ``/`` or ``\\``, as trained by
+``examples/train_ppo.py`` or ``examples/train_policy.py``; ``hansa[rl]``, see :mod:`hansa.ai.policy`).
 
 ``engine:COMMAND`` runs an engine program that speaks ``hansa-engine/1`` (docs/engine-protocol.md) as a subprocess:
 COMMAND is a command line (``shlex`` rules, no shell), optionally after options
@@ -54,13 +55,13 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
         bot: Bot = _extra("hansa.ai.openspiel_bots", "openspiel").make_openspiel_bot(name, arg, seed)
         return bot
     if name == "policy" and arg:
-        policy: Bot = _extra("hansa.ai.policy", "rl").PolicyBot.from_file(arg, seed)
+        policy: Bot = _extra("hansa.ai.policy", "rl").PolicyBot.from_spec(arg, seed)
         return policy
     if name == "engine" and arg:
         engine: Bot = importlib.import_module("hansa.engine").engine_bot_from_spec(arg, seed)
         return engine
     raise ValueError(f"unknown bot {spec!r}; bots are {', '.join(BOT_NAMES)}, mcts:iterations=N, mcts:seconds=S, "
-                     "openspiel-ismcts:seconds=S, openspiel-mcts:seconds=S, policy:FILE, engine:COMMAND")
+                     "openspiel-ismcts:seconds=S, openspiel-mcts:seconds=S, policy:NAME, policy:FILE, engine:COMMAND")
 
 
 def _extra(module: str, extra: str) -> Any:
