@@ -65,6 +65,31 @@ def test_agrees_with_gymnasium_sync_vector_env(mode: AutoresetMode) -> None:
     assert ended["terminated"] >= 3 and ended["truncated"] >= 3
 
 
+def test_the_learning_options_carry_over() -> None:
+    """With the flat observation, margin shaping, a seat drawn per reset and a callable opponent, the vector env still
+    equals SyncVectorEnv over the same HansaEnv games (rewards every step, masks only through action_masks())."""
+    def first_legal(state):  # a (GameState) -> Move opponent
+        return state.legal_moves()[0]
+
+    options = {**SHORT, "observation": "flat", "shaping": "margin", "seat": None, "opponents": first_legal}
+    n = 3
+    envs = HansaVectorEnv(n, **options)
+    reference = SyncVectorEnv([lambda: HansaEnv(**options) for _ in range(n)])
+    obs, _ = envs.reset(seed=5)
+    ref_obs, _ = reference.reset(seed=5)
+    assert obs.shape == (n, envs.single_observation_space.shape[0]) and data_equivalence(obs, ref_obs, exact=True)
+    rng = np.random.default_rng(5)
+    shaped = 0
+    for _ in range(120):
+        masks = envs.action_masks()
+        np.testing.assert_array_equal(masks, np.stack([e.action_masks() for e in reference.envs]))
+        actions = choose(masks, rng)
+        step = envs.step(actions)
+        assert data_equivalence(step, reference.step(actions), exact=True)
+        shaped += int((step[1] != 0).sum())
+    assert shaped > 10
+
+
 def test_agrees_with_separate_games_to_their_natural_end() -> None:
     """Two games to their end (every seat played by `heuristic`, the learner's moves given as actions) equal two
     HansaEnv stepped alone with the same seeds and actions, final rewards included; the step after a game's end

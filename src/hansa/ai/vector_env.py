@@ -184,7 +184,7 @@ class HansaVectorEnv(VectorEnv):
         batch = self._observations
         if isinstance(batch, dict) and "action_mask" in batch:  # the masks are in the batch already
             return np.asarray(batch["action_mask"], dtype=np.bool_)
-        return np.stack([env._last_mask for env in self.envs]).astype(np.bool_)
+        return np.stack([env.action_masks() for env in self.envs])
 
     def render(self) -> tuple[Any, ...]:
         return tuple(env.render() for env in self.envs)
