@@ -6,6 +6,11 @@ one *entry*, labelled by its spec, or ``spec#k`` (k = 1, 2, ...) when the same s
 * **Rotation.**  Game ``i`` (0-based) uses the seed ``seed + i`` and rotates the lineup by ``i``: entry ``j``
   sits in seat ``(j + i) % players``.  Over a multiple of ``players`` games every entry plays every seat
   equally often.
+* **Pool (a ladder).**  With ``pool=True`` the specs are a pool of ``players`` or more distinct bots
+  (``hansa arena --pool``); game ``i`` seats the combination ``i % C`` of the pool's ``C = comb(len(pool),
+  players)`` combinations (in :func:`itertools.combinations` order) rotated by ``(i // C) % players``
+  (:func:`pool_lineup`).  Over a multiple of ``C * players`` games every combination plays every rotation equally
+  often; for any number of games the counts of two combinations differ by at most one.
 * **Determinism.**  Every game is played by fresh bots; the bot in seat ``s`` of a game with seed ``g`` is
   seeded with ``g * 10 + s`` (as :func:`hansa.sim.run_game` does).  A game's outcome therefore depends only on
   its index, never on the number of worker processes (``jobs``) or the order in which games finish.  Bots with
@@ -21,7 +26,9 @@ one *entry*, labelled by its spec, or ``spec#k`` (k = 1, 2, ...) when the same s
   have no winner.  The 95% interval is Wilson's score interval (:func:`wilson_interval`).
 * **Ratings.**  Elo-style ratings are a Bradley-Terry fit (:func:`fit_ratings`) of every pairwise outcome
   between seats holding *different* specs in every finished game (higher final total wins, equal totals draw);
-  entries with the same spec are pooled into one rated bot.
+  entries with the same spec are pooled into one rated bot.  A rating's 95% interval is the 2.5 and 97.5
+  percentiles of the ratings fitted to :data:`BOOTSTRAP` resamples of the games (drawn with replacement, a fixed
+  seed: the same games give the same interval; :func:`rating_intervals`).
 
 Outputs (:func:`write_outputs`): ``results.json`` (config, per-game rows, per-bot statistics, ratings),
 ``games.csv`` (one row per game and seat), ``bots.csv`` (one row per entry) and ``scores.png`` (box plot of
@@ -36,6 +43,7 @@ import json
 import math
 import multiprocessing
 import os
+import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -57,8 +65,9 @@ from .core.state import GameState
 
 __all__ = [
     "BACKENDS", "ArenaConfig", "ArenaError", "ArenaResult", "BotStats", "GameRow", "GameTask", "Rating",
-    "SeatResult", "bot_seed", "fit_ratings", "lineup", "pairwise_outcomes", "parse_seats", "play_game",
-    "plot_scores", "print_summary", "run_arena", "seat_labels", "summarize", "wilson_interval", "write_outputs",
+    "SeatResult", "bot_seed", "fit_ratings", "lineup", "pairwise_outcomes", "parse_pool", "parse_seats",
+    "play_game", "plot_scores", "pool_lineup", "print_summary", "rating_intervals", "run_arena", "seat_labels",
+    "summarize", "wilson_interval", "write_outputs",
 ]
 
 #: z for a two-sided 95% interval.
@@ -69,6 +78,11 @@ UNIFORM_MOVE_LIMIT = 100_000
 ANCHOR = 1500.0
 #: Where the games can be played (:func:`run_arena`); the first is the default.
 BACKENDS = ("process", "ray")
+#: Most bots in a pool (``--pool``): 20 bots at 5 players are 15,504 combinations already.
+MAX_POOL = 20
+#: Bootstrap resamples of the games behind a rating's 95% interval, and their seed.
+BOOTSTRAP = 200
+BOOTSTRAP_SEED = 20240601
 
 
 class ArenaError(ValueError):
@@ -99,6 +113,58 @@ def parse_seats(seats: str | Sequence[str], players: int) -> list[str]:
         except ValueError as exc:
             raise ArenaError(f"seat {k + 1}: {exc}") from None
     return specs
+
+
+def parse_pool(pool: str | Sequence[str], players: int) -> list[str]:
+    """Split and check a comma list of distinct bot specs, at least ``players`` and at most :data:`MAX_POOL`.
+
+    Raises :class:`ArenaError` for a player count outside 2-5, too few or too many bots, an empty or repeated entry
+    or an unknown spec."""
+    from .bots import make_bot
+
+    if not 2 <= players <= 5:
+        raise ArenaError(f"--players must be 2 to 5, not {players}")
+    items = pool.split(",") if isinstance(pool, str) else list(pool)
+    specs = [s.strip() for s in items]
+    if any(not s for s in specs):
+        raise ArenaError(f"--pool has an empty bot spec: {','.join(specs)!r}")
+    if not players <= len(specs) <= MAX_POOL:
+        raise ArenaError(f"--pool lists {len(specs)} bot(s): give {players} to {MAX_POOL} for {players}-player games")
+    repeated = sorted({s for s in specs if specs.count(s) > 1})
+    if repeated:
+        raise ArenaError(f"--pool lists {', '.join(repeated)} more than once: every bot of a pool is rated once")
+    for k, spec in enumerate(specs):
+        try:
+            make_bot(spec, 0)
+        except ValueError as exc:
+            raise ArenaError(f"pool bot {k + 1}: {exc}") from None
+    return specs
+
+
+def pool_lineup(index: int, size: int, players: int) -> list[int]:
+    """Pool entry in each seat for game ``index`` of a pool of ``size`` bots: combination ``index % C`` (of the
+    ``C`` combinations of ``players`` entries, :func:`itertools.combinations` order) rotated by
+    ``(index // C) % players``: its ``j``-th entry sits in seat ``(j + rotation) % players``."""
+    count = math.comb(size, players)
+    combo = _combination(index % count, size, players)
+    rotation = (index // count) % players
+    return [combo[(s - rotation) % players] for s in range(players)]
+
+
+def _combination(rank: int, size: int, players: int) -> tuple[int, ...]:
+    """The ``rank``-th combination of ``players`` out of ``range(size)`` in lexicographic order (without listing
+    the others)."""
+    out: list[int] = []
+    start = 0
+    for left in range(players, 0, -1):
+        for first in range(start, size):
+            block = math.comb(size - first - 1, left - 1)
+            if rank < block:
+                out.append(first)
+                start = first + 1
+                break
+            rank -= block
+    return tuple(out)
 
 
 def seat_labels(specs: Sequence[str]) -> list[str]:
@@ -142,6 +208,8 @@ class ArenaConfig:
     backend: str = "process"
     address: str | None = None
     clock: str = "wall"
+    #: ``seats`` is a pool of bots, more than seats allowed, played in every combination (:func:`pool_lineup`).
+    pool: bool = False
 
     @classmethod
     def build(
@@ -158,9 +226,11 @@ class ArenaConfig:
         backend: str = "process",
         address: str | None = None,
         clock: str = "wall",
+        pool: bool = False,
     ) -> ArenaConfig:
-        """Validate the input and build a config; raises :class:`ArenaError` with a clear message."""
-        specs = parse_seats(seats, players)
+        """Validate the input and build a config; raises :class:`ArenaError` with a clear message.  With ``pool``
+        ``seats`` is a pool of distinct bots (:func:`parse_pool`) rather than one spec per seat."""
+        specs = parse_pool(seats, players) if pool else parse_seats(seats, players)
         if games < 1:
             raise ArenaError("--games must be at least 1")
         if jobs < 1:
@@ -186,7 +256,8 @@ class ArenaConfig:
             GameOptions.from_dict(opts)
         except HansaError as exc:
             raise ArenaError(str(exc)) from None
-        return cls(players, tuple(specs), games, seed, jobs, opts, max_moves, records_dir, backend, address, clock)
+        return cls(players, tuple(specs), games, seed, jobs, opts, max_moves, records_dir, backend, address, clock,
+                   pool)
 
     @property
     def labels(self) -> list[str]:
@@ -202,7 +273,7 @@ class ArenaConfig:
 
     def task(self, index: int) -> GameTask:
         """The self-contained description of game ``index`` handed to a worker."""
-        order = lineup(index, self.players)
+        order = pool_lineup(index, len(self.seats), self.players) if self.pool else lineup(index, self.players)
         labels = self.labels
         seed = self.seed + index
         record = None
@@ -219,7 +290,10 @@ class ArenaConfig:
             "seed": self.seed, "jobs": self.jobs, "backend": self.backend, "address": self.address,
             "options": self.options, "max_moves": self.move_limit, "clock": self.clock,
             "records_dir": str(self.records_dir) if self.records_dir is not None else None,
-            "rotation": "game i uses seed seed+i; entry j sits in seat (j+i) % players",
+            "pool": self.pool,
+            "rotation": "game i uses seed seed+i; "
+            + ("it seats combination i % C of the pool's C combinations (itertools order), its j-th bot in seat "
+               "(j + i // C) % players" if self.pool else "entry j sits in seat (j+i) % players"),
             "bot_seed": "game_seed * 10 + seat",
         }
 
@@ -447,6 +521,9 @@ class Rating:
     draws: int
     losses: int
     score: float
+    #: The rating's 95% interval from a bootstrap over games (:func:`rating_intervals`).
+    ci_low: float = ANCHOR
+    ci_high: float = ANCHOR
 
 
 def fit_ratings(
@@ -509,11 +586,47 @@ def fit_ratings(
     return {name: anchor + r - mean for name, r in zip(names, ratings)}
 
 
-def rating_table(rows: Sequence[GameRow], specs: Sequence[str]) -> list[Rating]:
-    """Ratings of the distinct specs (pooled over entries), best first, with their pairwise records."""
+def rating_intervals(
+    rows: Sequence[GameRow], specs: Sequence[str], resamples: int = BOOTSTRAP, seed: int = BOOTSTRAP_SEED,
+) -> dict[str, tuple[float, float]]:
+    """95% intervals of the ratings of the distinct ``specs``: the 2.5 and 97.5 percentiles of the ratings fitted to
+    ``resamples`` bootstrap resamples of the games (as many games, drawn with replacement from a
+    :class:`random.Random` seeded with ``seed``, so the same games give the same intervals).  Resampling whole games
+    keeps the pairs of one game together (they are not independent)."""
+    distinct = list(dict.fromkeys(specs))
+    if resamples < 1:
+        raise ValueError("resamples must be at least 1")
+    per_game = [pairwise_outcomes([row]) for row in rows if row.finished]
+    if not per_game or len(distinct) < 2:
+        return {spec: (ANCHOR, ANCHOR) for spec in distinct}
+    rng = random.Random(seed)
+    samples: dict[str, list[float]] = {spec: [] for spec in distinct}
+    for _ in range(resamples):
+        outcomes = [o for _ in per_game for o in per_game[rng.randrange(len(per_game))]]
+        for spec, rating in fit_ratings(outcomes, distinct, tolerance=1e-6).items():
+            samples[spec].append(rating)
+    out = {}
+    for spec, values in samples.items():
+        values.sort()
+        out[spec] = (_percentile(values, 0.025), _percentile(values, 0.975))
+    return out
+
+
+def _percentile(ordered: Sequence[float], q: float) -> float:
+    """The ``q`` quantile of sorted values, interpolated linearly between neighbours."""
+    pos = q * (len(ordered) - 1)
+    low = math.floor(pos)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
+
+
+def rating_table(rows: Sequence[GameRow], specs: Sequence[str], resamples: int = BOOTSTRAP) -> list[Rating]:
+    """Ratings of the distinct specs (pooled over entries), best first, with their pairwise records and 95%
+    intervals (:func:`rating_intervals`)."""
     distinct = list(dict.fromkeys(specs))
     outcomes = pairwise_outcomes(rows)
     fitted = fit_ratings(outcomes, distinct)
+    intervals = rating_intervals(rows, distinct, resamples)
     out = []
     for spec in distinct:
         w = d = lost = 0
@@ -528,7 +641,8 @@ def rating_table(rows: Sequence[GameRow], specs: Sequence[str]) -> list[Rating]:
             else:
                 d += 1
         total = w + d + lost
-        out.append(Rating(spec, fitted[spec], total, w, d, lost, (w + d / 2) / total if total else 0.0))
+        out.append(Rating(spec, fitted[spec], total, w, d, lost, (w + d / 2) / total if total else 0.0,
+                          *intervals[spec]))
     return sorted(out, key=lambda r: -r.rating)
 
 
@@ -565,13 +679,14 @@ class ArenaResult:
             "bots": [asdict(b) for b in self.bots],
             "ratings": [asdict(r) for r in self.ratings],
             "rating_method": "Bradley-Terry MLE over pairwise final-total outcomes between different specs "
-            "(draws = half win, 1 virtual draw per pair), Elo scale, mean 1500",
+            "(draws = half win, 1 virtual draw per pair), Elo scale, mean 1500; 95% CI: 2.5/97.5 percentiles of "
+            f"{BOOTSTRAP} bootstrap resamples of the finished games (seed {BOOTSTRAP_SEED})",
             "games": [asdict(r) for r in self.rows],
         }
 
 
 #: What makes two arena runs the same games (a resumed run must match the journal's).
-_SAME_GAMES = ("players", "seats", "games", "seed", "options", "max_moves", "clock")
+_SAME_GAMES = ("players", "seats", "pool", "games", "seed", "options", "max_moves", "clock")
 
 
 def read_journal(path: Path, config: ArenaConfig) -> list[GameRow]:
@@ -591,6 +706,7 @@ def read_journal(path: Path, config: ArenaConfig) -> list[GameRow]:
     want = config.to_json()
     if isinstance(head, dict):
         head.setdefault("clock", "wall")  # journals written before --clock existed
+        head.setdefault("pool", False)  # and before --pool
     if not isinstance(head, dict) or any(head.get(k) != want[k] for k in _SAME_GAMES):
         raise ArenaError(f"{path} holds other games ({', '.join(_SAME_GAMES)} differ): use another --out")
     rows: dict[int, GameRow] = {}
@@ -699,6 +815,7 @@ GAME_COLUMNS = [
 BOT_COLUMNS = [
     "label", "spec", "games", "wins", "win_share", "ci_low", "ci_high", "mean_total", "sd_total",
     *(f"mean_{c}" for c in CATEGORIES), "mean_moves", "mean_turns", "decisions", "seconds_per_decision", "rating",
+    "rating_ci_low", "rating_ci_high",
 ]
 
 
@@ -717,7 +834,7 @@ def write_outputs(result: ArenaResult, out_dir: Path) -> dict[str, Path]:
                     round(s.win, 6), int(s.seat in row.winners), row.moves, row.turns, int(row.finished),
                     " ".join(row.end_triggers), s.decisions, round(s.think_seconds, 6), s.fallbacks,
                 ])
-    ratings = {r.spec: r.rating for r in result.ratings}
+    ratings = {r.spec: r for r in result.ratings}
     with paths["bots.csv"].open("w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
         writer.writerow(BOT_COLUMNS)
@@ -726,10 +843,17 @@ def write_outputs(result: ArenaResult, out_dir: Path) -> dict[str, Path]:
                 b.label, b.spec, b.games, b.wins, round(b.win_share, 6), round(b.ci_low, 6), round(b.ci_high, 6),
                 round(b.mean_total, 4), round(b.sd_total, 4), *(round(b.mean_breakdown[c], 4) for c in CATEGORIES),
                 round(b.mean_moves, 2), round(b.mean_turns, 2), b.decisions, round(b.seconds_per_decision, 8),
-                round(ratings.get(b.spec, ANCHOR), 1),
+                *_rating_columns(ratings.get(b.spec)),
             ])
     plot_scores(result, paths["scores.png"])
     return paths
+
+
+def _rating_columns(rating: Rating | None) -> list[float]:
+    """``rating``, ``rating_ci_low``, ``rating_ci_high`` of a bot (the anchor for a spec without a rating)."""
+    if rating is None:
+        return [ANCHOR, ANCHOR, ANCHOR]
+    return [round(rating.rating, 1), round(rating.ci_low, 1), round(rating.ci_high, 1)]
 
 
 def plot_scores(result: ArenaResult, path: Path) -> None:
@@ -776,15 +900,21 @@ def print_summary(result: ArenaResult, console: Console) -> None:
 
     variant = f" ({cfg.options.get('two_player_variant', 'neutral')} variant)" if cfg.players == 2 else ""
     finished = sum(r.finished for r in result.rows)
+    lineups = (f"a pool of {len(cfg.seats)}: every combination of {cfg.players}, seats rotated" if cfg.pool
+               else "seats rotated")
     table = Table(title=f"Arena: {len(result.rows)} games, {cfg.players} players{variant}, "
-                        f"seeds {cfg.seed}..{cfg.seed + cfg.games - 1}, seats rotated")
-    for name in ("Bot", "games", "wins", "win share", "95% CI", "mean score", "sd", "moves/game", "turns/game",
-                 "ms/decision"):
+                        f"seeds {cfg.seed}..{cfg.seed + cfg.games - 1}, {lineups}")
+    for name in ("Bot", "games", "wins", "win share", "95% CI", "mean score", "sd", "Elo", "Elo 95% CI",
+                 "moves/game", "turns/game", "ms/decision"):
         table.add_column(name, justify="left" if name == "Bot" else "right")
-    for b in result.bots:
+    by_spec = {r.spec: r for r in result.ratings}
+    bots = sorted(result.bots, key=lambda b: -by_spec[b.spec].rating) if cfg.pool else result.bots
+    for b in bots:
+        r = by_spec.get(b.spec)
         table.add_row(
             b.label, str(b.games), f"{b.wins:g}", f"{b.win_share:.1%}", f"{b.ci_low:.1%}-{b.ci_high:.1%}",
-            f"{b.mean_total:.1f}", f"{b.sd_total:.1f}", f"{b.mean_moves:.0f}", f"{b.mean_turns:.0f}",
+            f"{b.mean_total:.1f}", f"{b.sd_total:.1f}", f"{r.rating:.0f}" if r else "-",
+            f"{r.ci_low:.0f}-{r.ci_high:.0f}" if r else "-", f"{b.mean_moves:.0f}", f"{b.mean_turns:.0f}",
             f"{b.seconds_per_decision * 1000:.2f}",
         )
     show(table)
@@ -797,11 +927,11 @@ def print_summary(result: ArenaResult, console: Console) -> None:
         breakdown.add_row(b.label, *(f"{b.mean_breakdown[c]:.1f}" for c in CATEGORIES), f"{b.mean_total:.1f}")
     show(breakdown)
     ratings = Table(title="Elo-style ratings (Bradley-Terry fit of pairwise final totals, mean 1500)")
-    for name in ("Bot", "rating", "pairs", "won", "drawn", "lost", "score"):
+    for name in ("Bot", "rating", "95% CI", "pairs", "won", "drawn", "lost", "score"):
         ratings.add_column(name, justify="left" if name == "Bot" else "right")
     for r in result.ratings:
-        ratings.add_row(r.spec, f"{r.rating:.0f}", str(r.comparisons), str(r.wins), str(r.draws), str(r.losses),
-                        f"{r.score:.1%}")
+        ratings.add_row(r.spec, f"{r.rating:.0f}", f"{r.ci_low:.0f}-{r.ci_high:.0f}", str(r.comparisons),
+                        str(r.wins), str(r.draws), str(r.losses), f"{r.score:.1%}")
     show(ratings)
     seats = ", ".join(f"{i + 1}: {w:g}" for i, w in enumerate(result.wins_by_seat))
     console.print(f"finished games: {finished}/{len(result.rows)}   wins by seat position: {seats}")

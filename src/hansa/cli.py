@@ -212,7 +212,8 @@ def replay(
 
 @app.command()
 def arena(
-    seats: Annotated[str, typer.Option("--seats", help="Comma list of bot specs, one per seat (e.g. heuristic,purpose,random).")],
+    seats: Annotated[str | None, typer.Option("--seats", help="Comma list of bot specs, one per seat (e.g. heuristic,purpose,random).")] = None,
+    pool: Annotated[str | None, typer.Option("--pool", help="Instead of --seats: a ladder of PLAYERS or more distinct bot specs; the games play every combination of PLAYERS of them in turn, seats rotated, and one table ranks them all (win share and Elo with 95% CIs).")] = None,
     players: Annotated[int, typer.Option("--players", "-p", help="Players per game (2-5); must equal the number of seats.")] = 4,
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game; game i uses seed+i and rotates the seats by i.")] = 0,
@@ -229,16 +230,21 @@ def arena(
     as_json: Annotated[bool, typer.Option("--json", help="Print results.json to stdout instead of tables.")] = False,
     resume: Annotated[bool, typer.Option("--resume", help="Go on with a stopped run: the games in OUT/games.jsonl (every finished game is written there at once) are not played again.")] = False,
 ) -> None:
-    """Play GAMES games between the bots of SEATS (seats rotated) and compare them: win shares, scores, ratings."""
+    """Play GAMES games between the bots of SEATS (seats rotated), or of every combination of a POOL's bots (a ladder),
+    and compare them: win shares, scores, ratings."""
     from rich.markup import escape
 
     from .arena import ArenaConfig, ArenaError, print_summary, read_journal, run_arena, write_outputs
 
+    if (seats is None) == (pool is None):
+        _fail("give --seats (one bot spec per seat) or --pool (a ladder of bots), not both" if seats is not None
+              else "give --seats (one bot spec per seat) or --pool (a ladder of bots)")
+        return
     try:
         options = _with_map(_parse_options(option or []), map_name)
-        config = ArenaConfig.build(players, seats, games, seed, jobs, options, variant, max_moves,
-                                   out / "records" if records else None, backend=backend, address=address,
-                                   clock=clock)
+        config = ArenaConfig.build(players, seats if seats is not None else pool or "", games, seed, jobs, options,
+                                   variant, max_moves, out / "records" if records else None, backend=backend,
+                                   address=address, clock=clock, pool=pool is not None)
     except (ArenaError, HansaError) as exc:
         _fail(escape(str(exc)))
         return

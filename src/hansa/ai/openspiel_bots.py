@@ -4,15 +4,24 @@ Bot specs (see :func:`hansa.bots.make_bot`):
 
 * ``openspiel-ismcts:seconds=S`` — OpenSpiel's ``ISMCTSBot`` (information-set MCTS; every simulation starts from a
   world drawn by :meth:`hansa.ai.openspiel_game.HansaState.resample_from_infostate`, hansa's determinization);
-* ``openspiel-mcts:seconds=S`` — OpenSpiel's ``MCTSBot`` (plain UCT; it searches the position it is given, whose
-  hidden markers the bot gets only as a determinized copy, so it never sees the real face-down order).
+* ``openspiel-mcts:seconds=S`` — OpenSpiel's ``MCTSBot`` (plain UCT; it searches one determinized copy of the
+  position, drawn afresh for every decision, so it never sees the real face-down order nor another seat's card).
 
-Both evaluate a leaf with OpenSpiel's ``RandomRolloutEvaluator`` (uniformly random legal actions to the end), the
-algorithms' code unchanged.  Settings, joined by ``/``: ``seconds=S`` (time per decision, default 1) or
-``simulations=N`` (a fixed count, reproducible for a seed); ``c=X`` (UCT exploration, default 2 as in OpenSpiel's
-examples); ``rollouts=K`` (rollouts per leaf, default 1); ``horizon=H`` (a rollout stops after H moves and is scored
-as if the game had ended there: the final scoring of that position, win share; default 3000, the game's
-``max_moves``).
+Both evaluate a leaf with :class:`RolloutEvaluator`, a subclass of OpenSpiel's ``mcts.Evaluator`` (the search code
+is OpenSpiel's, unchanged): from the leaf every seat is played by a hansa bot (the *rollout policy*, ``rollout=``,
+default ``purpose``: random with purpose, which claims and completes routes) for at most ``horizon`` moves; a
+rollout that ends the game returns the win shares (OpenSpiel's returns), one cut at the horizon returns for each
+seat a logistic of its margin in the final scoring of that position (its total minus the best other total, as if
+the game ended there) over ``scale`` points.  The prior is uniform over the legal actions, as in OpenSpiel's
+``RandomRolloutEvaluator``.
+
+Settings, joined by ``/``: ``seconds=S`` (time per decision, default 1) or ``simulations=N`` (a fixed count,
+reproducible for a seed); ``c=X`` (UCT exploration, default 0.5: the values are in [0, 1] and a rollout's noise is
+small); ``rollouts=K`` (rollouts per leaf, default 1); ``rollout=SPEC`` (``purpose``, ``random``, ``uniform`` or
+``heuristic``; default ``purpose``); ``horizon=H`` (moves per rollout, default 60); ``scale=K`` (points per unit of
+the logistic, default 3); for ISMCTS ``final=visits|value`` (the move played: the most visited, OpenSpiel's
+default, or the best mean value, the default here: below one simulation per legal action every child has one visit
+and ``visits`` would pick among them at random).
 
 Time budgets: both run simulations until the deadline (at least two), with OpenSpiel's search steps unchanged:
 ISMCTS's ``run_search`` loop is rerun under a clock instead of a count; MCTS's ``mcts_search`` is given an
@@ -23,6 +32,7 @@ shift is two OpenSpiel decisions (shift-from, then shift-to); each gets the whol
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -33,14 +43,84 @@ from ..bots import clock
 from ..bots.base import Bot
 from ..core.moves import Move
 from ..core.options import GameOptions
+from ..core.scoring import final_scores
 from ..core.state import GameState
 from .openspiel_game import HansaGame, HansaState, module_params
+from .rewards import final_rewards
 
 #: Spec settings: name -> (attribute, type).
-_SETTINGS = {
+_SETTINGS: dict[str, tuple[str, Any]] = {
     "seconds": ("seconds", float), "simulations": ("simulations", int), "c": ("uct_c", float),
-    "rollouts": ("rollouts", int), "horizon": ("horizon", int),
+    "rollouts": ("rollouts", int), "horizon": ("horizon", int), "scale": ("scale", float),
+    "rollout": ("rollout", str), "final": ("final", str),
 }
+#: Hansa bots a rollout may use: fast ones without a search of their own (``heuristic`` is ~40x slower than ``purpose``).
+ROLLOUT_BOTS = ("purpose", "random", "uniform", "heuristic")
+#: The OpenSpiel search game's move limit: deeper than any search reaches (rollouts stop at their own horizon).
+SEARCH_MAX_MOVES = 3000
+
+
+class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
+    """OpenSpiel's ``Evaluator`` interface with a hansa bot as the rollout policy.
+
+    ``evaluate`` plays the leaf's position on, every seat by ``policy``, for at most ``horizon`` moves; a game that
+    ends returns its win shares (OpenSpiel's returns), a rollout cut at the horizon returns for each seat
+    ``1 / (1 + exp(-margin / scale))`` where ``margin`` is the seat's total minus the best other seat's total in the
+    final scoring of that position.  A leaf between the two halves of a Move-3 shift (or an exchange) first
+    completes it with a uniformly random legal action.  ``prior`` is uniform, as in ``RandomRolloutEvaluator``.
+    The leaf is a state of the search, so the rollout sees only what the search's world holds (determinized).
+    """
+
+    def __init__(
+        self, policy: Bot, horizon: int, scale: float, random_state: np.random.RandomState, n_rollouts: int = 1,
+    ) -> None:
+        if horizon < 1 or scale <= 0 or n_rollouts < 1:
+            raise ValueError("horizon and n_rollouts must be at least 1 and scale positive")
+        self.policy = policy
+        self.horizon = horizon
+        self.scale = scale
+        self.n_rollouts = n_rollouts
+        self._random_state = random_state
+        #: Moves played by the rollouts (for statistics).
+        self.rollout_moves = 0
+
+    def evaluate(self, state: HansaState) -> np.ndarray:
+        """Every seat's value of ``state`` (see the class docstring), averaged over ``n_rollouts`` rollouts."""
+        if state.is_terminal():
+            return np.array(state.returns())
+        total = np.zeros(state.players)
+        for _ in range(self.n_rollouts):
+            total += self._rollout(state)
+        return total / self.n_rollouts
+
+    def _rollout(self, state: HansaState) -> np.ndarray:
+        if state.pending is not None:  # complete the pending two-step move first
+            state = state.clone()
+            legal = state.legal_actions()
+            state.apply_action(legal[self._random_state.randint(len(legal))])
+            if state.is_terminal():
+                return np.array(state.returns())
+        gs = state.gs.copy()
+        budget = min(self.horizon, state.max_moves - state.moves)
+        moves = 0
+        while moves < budget and not gs.is_over:
+            gs.play(self.policy.choose(gs))
+            moves += 1
+        self.rollout_moves += moves
+        if gs.is_over:
+            return np.array(final_rewards(gs, "win"))
+        totals = [s.total for s in final_scores(gs)]
+        return np.array([_logistic((t - max(u for q, u in enumerate(totals) if q != p)) / self.scale)
+                         for p, t in enumerate(totals)])
+
+    def prior(self, state: HansaState) -> list[tuple[int, float]]:
+        """Uniform over the legal actions."""
+        legal = state.legal_actions(state.current_player())
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+
+def _logistic(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
 
 
 class _TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
@@ -118,12 +198,19 @@ class OpenSpielBot(Bot):
         seed: int | None = None,
         seconds: float | None = None,
         simulations: int | None = None,
-        uct_c: float = 2.0,
+        uct_c: float = 0.5,
         rollouts: int = 1,
-        horizon: int = 3000,
+        horizon: int = 60,
+        scale: float = 3.0,
+        rollout: str = "purpose",
+        final: str = "value",
     ) -> None:
         if kind not in ("ismcts", "mcts"):
             raise ValueError(f"unknown OpenSpiel bot {kind!r}: ismcts or mcts")
+        if rollout not in ROLLOUT_BOTS:
+            raise ValueError(f"openspiel-{kind}: rollout must be one of {', '.join(ROLLOUT_BOTS)}, not {rollout!r}")
+        if final not in ("visits", "value"):
+            raise ValueError(f"openspiel-{kind}: final must be visits or value, not {final!r}")
         if seconds is None and simulations is None:
             seconds = 1.0
         self.kind = kind
@@ -133,28 +220,34 @@ class OpenSpielBot(Bot):
         self.uct_c = uct_c
         self.rollouts = rollouts
         self.horizon = horizon
+        self.scale = scale
+        self.rollout = rollout
+        self.final = final
         self.random = np.random.RandomState(None if seed is None else seed % 2**32)
         self._games: dict[tuple[Any, ...], HansaGame] = {}
-        self._bots: dict[tuple[Any, ...], Any] = {}
-        #: Statistics of the last decision: simulations and seconds.
+        self._bots: dict[tuple[Any, ...], tuple[Any, RolloutEvaluator]] = {}
+        #: Statistics of the last decision: simulations, seconds and rollout moves.
         self.last_stats: dict[str, float] = {}
 
     @classmethod
     def from_spec(cls, kind: str, spec: str, seed: int | None = None) -> OpenSpielBot:
         """``kind`` is ``ismcts`` or ``mcts``; ``spec`` the settings (see the module docstring)."""
-        kwargs: dict[str, float | int] = {}
+        kwargs: dict[str, float | int | str] = {}
         try:
             for part in filter(None, spec.split("/")):
                 key, _, value = part.partition("=")
                 name, convert = _SETTINGS[key.strip()]
-                number = convert(value)
-                if not 0 < number <= (3600 if name == "seconds" else 10**7):
+                setting = convert(value.strip())
+                if isinstance(setting, str):
+                    if setting not in (ROLLOUT_BOTS if name == "rollout" else ("visits", "value")):
+                        raise ValueError
+                elif not 0 < setting <= (3600 if name == "seconds" else 10**7):
                     raise ValueError
-                kwargs[name] = number
+                kwargs[name] = setting
         except (KeyError, ValueError):
             raise ValueError(
                 f"unknown openspiel-{kind} settings {spec!r}: use seconds=S or simulations=N "
-                "[/c=X][/rollouts=K][/horizon=H]"
+                f"[/c=X][/rollouts=K][/rollout={'|'.join(ROLLOUT_BOTS)}][/horizon=H][/scale=K][/final=visits|value]"
             ) from None
         if "seconds" in kwargs and "simulations" in kwargs:
             raise ValueError(f"openspiel-{kind}: give seconds=S or simulations=N, not both")
@@ -169,40 +262,47 @@ class OpenSpielBot(Bot):
         game = self._games.get(key)
         if game is None:
             params = {
-                "players": state.players, "variant": variant, "max_moves": self.horizon, "map": state.options.map,
+                "players": state.players, "variant": variant, "max_moves": SEARCH_MAX_MOVES, "map": state.options.map,
                 **modules,
             }
             game = self._games[key] = HansaGame(params)
         return game
 
-    def _bot(self, game: HansaGame) -> Any:
+    def _bot(self, game: HansaGame) -> tuple[Any, RolloutEvaluator]:
         params = game.get_parameters()
         key = (game.players, str(params["variant"]), game.map, *(params[name] for name in module_params(GameOptions())))
-        bot = self._bots.get(key)
-        if bot is not None:
-            return bot
-        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts, random_state=self.random)
+        found = self._bots.get(key)
+        if found is not None:
+            return found
+        from ..bots import make_bot
+
+        policy = make_bot(self.rollout, int(self.random.randint(2**31)))
+        evaluator = RolloutEvaluator(policy, self.horizon, self.scale, self.random, self.rollouts)
         if self.kind == "ismcts":
+            final = (ismcts.ISMCTSFinalPolicyType.MAX_VALUE if self.final == "value"
+                     else ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
             bot = _TimedISMCTS(
                 game, evaluator, self.uct_c, max_simulations=max(2, self.simulations or 2), random_state=self.random,
+                final_policy_type=final,
             )
             bot.seconds = self.seconds
-            # Worlds drawn from this bot's own random stream (OpenSpiel's default sampler is not seeded by us).
-            bot.set_resampler(lambda st, player: st.resample_from_infostate(player, self.random.uniform))
+            bot.set_resampler(self._resample)
         else:
             bot = _TimedMCTS(
                 game, self.uct_c, self.simulations or 4, evaluator, solve=False, random_state=self.random,
             )
             bot.seconds = self.seconds
-        self._bots[key] = bot
-        return bot
+        self._bots[key] = (bot, evaluator)
+        return bot, evaluator
 
-    def _step(self, bot: Any, ps: HansaState) -> int:
+    def _step(self, bot: Any, evaluator: RolloutEvaluator, ps: HansaState) -> int:
         """One OpenSpiel decision at ``ps`` within the budget."""
         start = clock.now()
+        before = evaluator.rollout_moves
         action = int(bot.step(ps))
         count = bot.simulations_done if self.seconds is not None else self.simulations
-        self.last_stats = {"simulations": float(count or 0), "seconds": clock.now() - start}
+        self.last_stats = {"simulations": float(count or 0), "seconds": clock.now() - start,
+                           "rollout_moves": float(evaluator.rollout_moves - before)}
         return action
 
     def choose(self, state: GameState, legal: list[Move] | None = None) -> Move:
@@ -210,18 +310,40 @@ class OpenSpielBot(Bot):
         if len(moves) == 1:
             return moves[0]
         game = self._game(state)
-        bot = self._bot(game)
-        # The search gets a determinized copy: the real face-down order (and the other seats' mission cards) never
-        # reaches it.
-        world = random.Random(int(self.random.randint(2**31)))
-        ps = HansaState(game, state.determinized(world))
-        action = self._step(bot, ps)
+        bot, evaluator = self._bot(game)
+        ps = HansaState(game, self._world(state))
+        action = self._step(bot, evaluator, ps)
         move = ps.actions.move(action)
         if move is None:  # a shift-from: the shift-to is a second decision
             ps.apply_action(action)
-            move = ps.actions.move(self._step(bot, ps), action)
+            move = ps.actions.move(self._step(bot, evaluator, ps), action)
         assert move is not None
         return move
+
+    def _world(self, state: GameState) -> GameState:
+        """The position the search starts from: a determinized copy, so the real face-down order (and the other
+        seats' mission cards) never reaches it; ISMCTS draws a new world for every simulation as well.  The hidden
+        markers are put in a fixed order before they are shuffled, so the world depends only on what the seat may
+        know and this bot's random stream (a seed gives the same decision whatever the real order)."""
+        return hidden_sorted(state).determinized(random.Random(int(self.random.randint(2**31))))
+
+    def _resample(self, state: HansaState, player: int) -> HansaState:
+        """ISMCTS's world for one simulation: hansa's determinization for ``player``, drawn from this bot's own
+        random stream (OpenSpiel's default sampler is not seeded by us)."""
+        return state.resample_from_infostate(player, self.random.uniform)
+
+
+def hidden_sorted(state: GameState) -> GameState:
+    """A copy of ``state`` whose hidden markers (face-down supply, then every plate) hold the same markers in sorted
+    order: two positions that differ only in the hidden order give the same copy."""
+    out = state.copy()
+    pool = sorted([*state.marker_supply, *(m for plate in state.plate for m in plate)])
+    k = len(state.marker_supply)
+    out.marker_supply = pool[:k]
+    for p, plate in enumerate(state.plate):
+        out.plate[p] = tuple(pool[k : k + len(plate)])
+        k += len(plate)
+    return out
 
 
 def make_openspiel_bot(name: str, spec: str, seed: int | None = None) -> Bot:

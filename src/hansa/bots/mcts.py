@@ -23,7 +23,9 @@ The move played is the root child with the most visits.  So the search plans the
 it, as the budget allows) against opponents who answer as a sensible greedy player would, instead of against
 random play.  In a game that has gone on far longer than real games do (past ``Weights.long_game_rounds``), the
 bot plays the heuristic bot's move instead, whose stall breaker (:func:`~hansa.bots.heuristic.progress_pressure`)
-pushes the game to its end.  An iteration is one playout; ``last_stats`` reports how many ran.
+pushes the game to its end.  An iteration is one playout; ``last_stats`` reports how many ran.  The search's
+weights (:data:`MCTS_WEIGHTS`) keep at least six pieces free to move, so that a bot far ahead can still fill a route
+and end the game (with four, a small budget against random opponents stranded it and the game stalled).
 
 With the Big Box modules the tree and the playouts take the heuristic bot's candidates and model as they are (tiles,
 Tribute, Block, Exchange, F-INC's share, a tribute's mix); each determinization also deals the other seats' mission
@@ -36,6 +38,7 @@ hard = 1.0 second.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 
@@ -47,6 +50,14 @@ from . import clock
 from .base import Bot
 from .evaluation import DEFAULT, Weights, evaluate, pawn_reach, tempo
 from .heuristic import HeuristicBot, progress_pressure
+
+#: The search's weights: :data:`~hansa.bots.evaluation.DEFAULT` with the mobility floor at 6 pieces instead of 4.
+#: With a small budget (``mcts:seconds=0.02``, ``mcts:iterations=8``) against random opponents, whose pieces
+#: clog the routes for good, the bot took an office with every claim until it had 2 pieces left to move; it then
+#: led by 50 points but could fill no route of three houses, so it scored a point every few hundred moves and the
+#: game reached a 2,000-move cap unfinished (arena game 2 of ``--seats mcts:iterations=8,uniform,uniform --seed
+#: 301``).  From 6 down, every office costs more than it brings and an ability (which frees a piece) is preferred.
+MCTS_WEIGHTS = dataclasses.replace(DEFAULT, mobile_floor=6)
 
 LEVELS: dict[str, dict[str, float]] = {
     "easy": {"iterations": 60},
@@ -85,7 +96,7 @@ class MctsBot(Bot):
         exploration: float = 0.5,
         width: int = 6,
         model_width: int = 3,
-        weights: Weights = DEFAULT,
+        weights: Weights = MCTS_WEIGHTS,
         scale: float = 2.0,
     ) -> None:
         if iterations is None and seconds is None:
