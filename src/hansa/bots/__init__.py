@@ -8,7 +8,7 @@ default); ``purpose`` (random with purpose); ``heuristic``; ``mcts`` = ``mcts:me
 ``mcts:medium``, ``mcts:hard``; ``mcts:iterations=N``; ``mcts:seconds=S``.
 
 Bots from outside hansa's own search, loaded only when asked for (they need an optional extra):
-``openspiel-ismcts:seconds=S`` and ``openspiel-mcts:seconds=S`` (OpenSpiel's ISMCTS and MCTS with random rollouts;
+``openspiel-ismcts:seconds=S`` and ``openspiel-mcts:seconds=S`` (OpenSpiel's ISMCTS and MCTS, rollouts by a hansa bot;
 ``hansa[openspiel]``, see :mod:`hansa.ai.openspiel_bots`) and ``policy:NAME`` / ``policy:FILE`` (a shipped
 policy by its bare name, or a model file by a path with a ``.``, ``/`` or ``\\``, as trained by
 ``examples/train_ppo.py`` or ``examples/train_policy.py``; ``hansa[rl]``, see :mod:`hansa.ai.policy`).
