@@ -43,7 +43,7 @@ PLAYERS = 3
 
 def make_env(opponents: Sequence[str], max_moves: int) -> HansaEnv:
     """The training environment: a random seat against ``opponents``, flat observation, shaped margin reward."""
-    return HansaEnv(players=PLAYERS, seat=None, opponents=list(opponents), observation="flat", reward="margin",
+    return HansaEnv(players=len(opponents) + 1, seat=None, opponents=list(opponents), observation="flat", reward="margin",
                     shaping="margin", max_moves=max_moves)
 
 
@@ -116,7 +116,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=2_000_000, help="environment steps at most (default 2,000,000)")
     parser.add_argument("--minutes", type=float, default=25.0, help="CPU minutes at most (default 25)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the games, the network and PPO (default 0)")
-    parser.add_argument("--opponents", default="purpose,purpose", help="the two opponents' bot specs (default purpose,purpose)")
+    parser.add_argument("--players", type=int, default=PLAYERS, choices=(2, 3, 4, 5),
+                        help="players (default 3; the policy then fits that board side: 2-3 or 4-5)")
+    parser.add_argument("--opponents", default=None,
+                        help="the other seats' bot specs, players - 1 of them (default purpose for each)")
     parser.add_argument("--envs", type=int, default=8, help="environments stepped together (default 8)")
     parser.add_argument("--n-steps", type=int, default=256, help="steps per environment per rollout (default 256)")
     parser.add_argument("--batch", type=int, default=256, help="minibatch size (default 256)")
@@ -131,9 +134,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.steps < 1 or args.minutes <= 0 or args.envs < 1 or args.n_steps < 2 or args.batch < 2:
         parser.error("--steps, --minutes, --envs, --n-steps and --batch must be positive (n-steps, batch >= 2)")
-    opponents = [s.strip() for s in args.opponents.split(",")]
-    if len(opponents) != PLAYERS - 1:
-        parser.error(f"--opponents needs {PLAYERS - 1} bot specs")
+    opponents = [s.strip() for s in (args.opponents or ",".join(["purpose"] * (args.players - 1))).split(",")]
+    if len(opponents) != args.players - 1:
+        parser.error(f"--opponents needs {args.players - 1} bot specs for {args.players} players")
     hidden = [int(h) for h in args.hidden.split(",") if h]
 
     torch.set_num_threads(1)
@@ -156,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     model.learn(total_timesteps=args.steps, callback=progress)
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     meta = {
-        "trained_by": "examples/train_ppo.py", "algorithm": "sb3-contrib MaskablePPO", "players": PLAYERS,
+        "trained_by": "examples/train_ppo.py", "algorithm": "sb3-contrib MaskablePPO", "players": args.players,
         "opponents": opponents, "seed": args.seed, "steps": int(model.num_timesteps), "episodes": len(progress.returns),
         "wall_seconds": round(wall), "cpu_seconds": round(cpu), "args": vars(args),
         "versions": {"hansa": hansa.__version__, "torch": torch.__version__, "sb3_contrib": sb3_contrib_version,
@@ -166,7 +169,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     save_policy(args.out, net, half=args.half)
     log(f"{model.num_timesteps} steps, {len(progress.returns)} episodes; wrote {args.out}")
     print(json.dumps({k: meta[k] for k in ("steps", "episodes", "wall_seconds", "cpu_seconds", "versions")}))
-    print(f"\nPlay it: hansa arena --players 3 --seats policy:{args.out},purpose,purpose --games 100 --seed 1")
+    seats = ",".join([f"policy:{args.out}"] + ["purpose"] * (args.players - 1))
+    print(f"\nPlay it: hansa arena --players {args.players} --seats {seats} --games 100 --seed 1")
     return 0
 
 
