@@ -254,20 +254,23 @@ def test_policy_spec_names_and_paths(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------------------------------------ the shipped policy
 
-SHIPPED = "ppo"
+SHIPPED = {"ppo": 3, "ppo-4p": 4}
 
 
-def test_shipped_policy_loads_and_beats_purpose() -> None:
-    """The MaskablePPO policy shipped as package data (``policy:ppo``): it loads by name, fits this hansa's 3-player
-    action index, plays complete games and wins at least 16 of 20 against two ``purpose`` bots (it won 100 of 100
-    in docs/ai.md's measurement, so 16 leaves room for chance, not for a broken policy)."""
-    assert SHIPPED in shipped_policies()
-    net = load_policy(policy_path(SHIPPED))
-    assert net.fingerprint == HansaEnv(players=3, opponents="random").actions.fingerprint
-    assert net.meta["trained_by"] == "examples/train_ppo.py" and net.meta["opponents"] == ["purpose", "purpose"]
-    with np.load(policy_path(SHIPPED)) as data:
+@pytest.mark.parametrize(("name", "players"), SHIPPED.items())
+def test_shipped_policy_loads_and_beats_purpose(name: str, players: int) -> None:
+    """The MaskablePPO policies shipped as package data (``policy:ppo`` for 3 players, ``policy:ppo-4p`` for 4): each
+    loads by name, fits this hansa's action index for its player count, plays complete games and wins at least 16 of
+    20 against ``purpose`` in every other seat (each won 99 of 100 in docs/ai.md's measurements, so 16
+    leaves room for chance, not for a broken policy)."""
+    assert name in shipped_policies()
+    net = load_policy(policy_path(name))
+    assert net.fingerprint == HansaEnv(players=players, opponents="random").actions.fingerprint
+    assert net.meta["trained_by"] == "examples/train_ppo.py" and net.meta["opponents"] == ["purpose"] * (players - 1)
+    with np.load(policy_path(name)) as data:
         assert data["w0"].dtype == np.float16  # shipped as float16
-    result = run_arena(ArenaConfig.build(3, f"policy:{SHIPPED},purpose,purpose", 20, seed=4242, max_moves=3000))
+    seats = ",".join([f"policy:{name}"] + ["purpose"] * (players - 1))
+    result = run_arena(ArenaConfig.build(players, seats, 20, seed=4242, max_moves=3000))
     assert all(row.finished for row in result.rows)
     policy = result.bots[0]
-    assert policy.spec == f"policy:{SHIPPED}" and policy.games == 20 and policy.wins >= 16
+    assert policy.spec == f"policy:{name}" and policy.games == 20 and policy.wins >= 16
