@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -187,8 +188,9 @@ def test_play_now_pairs_three_players(new_page: Any, club: Server) -> None:
     tables = []
     for page in pages:
         page.locator("#quick-btn").click()
-        page.wait_for_url("**/table/**")
-        tables.append(page.url.split("/table/")[1].split("#")[0])
+        # the last of the three fills the table: his page may pass /table/ID and be at /game/ID by the time we look
+        page.wait_for_url(re.compile(r".*/(table|game)/[^/#?]+"))
+        tables.append(re.split(r"/(?:table|game)/", page.url)[1].split("#")[0].split("?")[0])
     assert len(set(tables)) == 1, tables  # one table for the three of them
     for page in pages:
         moved_to_game(page, tables[0])
