@@ -23,6 +23,7 @@ from hansa.ai.observation import (
     PIECE,
     PLAYER_FEATURES,
     SLOTS,
+    Observer,
     observe,
     observe_graph,
     spec_for,
@@ -405,3 +406,60 @@ def test_observe_into_a_buffer() -> None:
         observe(state, 0, out=np.zeros(10, dtype=np.float32))
     with pytest.raises(ValueError, match="float32 array of shape"):
         observe(state, 0, out=np.zeros(buffer.size, dtype=np.float64))
+
+
+@pytest.mark.parametrize(("players", "options"), ALL_CONFIGS, ids=ALL_IDS)
+def test_the_incremental_observer_equals_observe_at_every_step(players: int, options: dict) -> None:
+    """Observer keeps each seat's vector by differences: at every step of a whole game (the expansion maps' rigged
+    sea claims and permanent markers included), for the seats in a random order and not every seat every time, with
+    pending shifts and exchanges, it gives exactly observe()'s vector, a new array each time."""
+    observer = Observer()
+    rng = random.Random(players)
+    kept = []
+    for state in positions(players, options, seed=players + 90, every=1):
+        seats = rng.sample(range(players), rng.randint(1, players))
+        for seat in seats:
+            vec = observer.observe(state, seat)
+            assert np.array_equal(vec, observe(state, seat)), (seat, state.turn)
+        if rng.random() < 0.05:
+            kept.append((vec, observe(state, seats[-1])))  # a vector handed out is never written again
+        if not state.is_over and rng.random() < 0.2:
+            actions = ActionIndex.for_state(state)
+            for m in state.legal_moves():
+                if isinstance(m, Shift | Exchange):
+                    first = actions.indices(m)[0]
+                    house, exchange = actions.pending_house(first), actions.pending_exchange(first)
+                    got = observer.observe(state, state.decider, house, exchange)
+                    assert np.array_equal(got, observe(state, state.decider, house, exchange))
+                    break
+    assert all(np.array_equal(a, b) for a, b in kept)
+
+
+def test_the_observer_follows_any_position() -> None:
+    """Not only the next move: unrelated positions, another game, another player count, another map and a module
+    game one after another, and a buffer to write into; pickled and copied, it starts empty and answers the same."""
+    import copy
+    import pickle
+
+    from module_play import ALL, module_positions
+
+    observer = Observer()
+    games = [list(positions(3, {}, seed=5, every=40)), list(positions(4, {}, seed=6, every=40)),
+             list(positions(4, {"map": "east"}, seed=7, every=40)), list(positions(2, {"two_player_variant": "pawn"}, seed=8, every=40)),
+             list(module_positions(3, ALL, seed=9, every=40, limit=1500))]
+    rng = random.Random(3)
+    for _ in range(300):
+        state = rng.choice(rng.choice(games))
+        seat = rng.randrange(state.players)
+        assert np.array_equal(observer.observe(state, seat), observe(state, seat))
+    state = games[0][3]
+    buffer = np.full(spec_for_state(state).size, 7.0, dtype=np.float32)
+    assert observer.observe(state, 1, out=buffer) is buffer
+    assert np.array_equal(buffer, observe(state, 1))
+    with pytest.raises(ValueError, match="float32 array of shape"):
+        observer.observe(state, 0, out=np.zeros(10, dtype=np.float32))
+    with pytest.raises(ValueError, match="no exchange"):
+        observer.observe(state, 0, pending_exchange=state.board.house_names[0])
+    for other in (pickle.loads(pickle.dumps(observer)), copy.deepcopy(observer), copy.copy(observer)):
+        assert isinstance(other, Observer) and other is not observer
+        assert np.array_equal(other.observe(games[1][2], 3), observe(games[1][2], 3))

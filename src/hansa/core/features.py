@@ -375,3 +375,343 @@ def _put(on: list[int], position: int) -> None:
     """One more place to set to 1 (two bytes, little-endian)."""
     on.append(position & 255)
     on.append(position >> 8)
+
+
+class SeatDelta:
+    """One seat's observation kept up to date by differences, for :class:`hansa.ai.observation.Observer`.
+
+    It remembers what the last :meth:`update` saw (copies of the houses, offices, Coellen table, route markers and
+    the cities' office rows, the one-hot place of every entry, the dense fields' counts, the extra-office counts) and
+    returns only the flat positions whose value changed since, with their new values: a move touches a few houses
+    and counters, so a step costs a few comparisons instead of the whole walk of :func:`observation_parts`, whose
+    layout and values it reproduces exactly (``tests/test_ai_observation.py`` compares them at every step).  The
+    cities are walked again only when an office, an extra office or a filled count changed.  The expansion and module
+    fields and the pending shift are the caller's (they are not in the differences).
+
+    ``base``: the flat position of every entry's one-hot block (houses, offices, the Coellen table when the board
+    has it, routes, cities), as ``ObservationSpec`` lays them out; ``dense_div``: what each dense count is divided by.
+    """
+
+    def __init__(
+        self, seat: int, base: list[int], dense_div: list[float], extras_at: int, dense_at: int, players_at: int,
+        relocation_route_at: int, pawn_at: int, dense_end: int, phases: int,
+    ) -> None:
+        self.seat = seat
+        self.base = base
+        self.dense_div = dense_div
+        self.extras_at = extras_at
+        self.dense_at = dense_at
+        self.players_at = players_at
+        self.relocation_route_at = relocation_route_at
+        self.pawn_at = pawn_at
+        self.dense_end = dense_end
+        self.phases = phases
+        self.players = -1  # no position seen yet
+        self.slot: list[int] = []
+        self.piece_place: list[int] = []
+        self.houses: list[int] = []
+        self.offices: list[int] = []
+        self.table: list[int] = []
+        self.route_marker: list[int] = []
+        self.extras: list[tuple[int, ...]] = []
+        self.right: list[tuple[int, ...]] = []
+        self.filled: list[int] = []
+        self.place: list[int] = []  # the one-hot place of every entry now (-1: none written yet)
+        self.dense: list[int] = []
+        self.office_n: list[int] = [0] * 6
+        self.extra_counts: dict[int, int] = {}  # flat position of an extra-office count -> the count
+        self.markers_on_board = 0
+        self.relocation_route = -1  # the relocation route's one-hot place now (-1: none)
+        self.phase = -1  # the phase's one-hot place now (-1: none)
+        self.pawn = -1  # the pawn's province's one-hot place now (-1: none)
+
+    def forget(self) -> None:
+        """Start again from the template (a new game kind): the next update reports every non-default value."""
+        self.players = -1
+
+    def _reset(self, state: GameState) -> None:
+        n = state.players
+        self.players = n
+        slot = [5] * 6
+        for q in range(n):
+            slot[q] = (q - self.seat) % n
+        slot[NEUTRAL] = 5
+        self.slot = slot
+        self.piece_place = [1 + (code & 1) * 6 + slot[code >> 1] for code in range(12)]
+        # Impossible codes, so that every entry is compared and reported once.
+        self.houses = [-2] * len(state.houses)
+        self.offices = [-2] * len(state.offices)
+        self.table = [-2] * (4 if len(state.table) == 4 else 0)
+        self.route_marker = [-2] * len(state.route_marker)
+        self.extras = []
+        self.right = []
+        self.filled = []
+        self.place = [-1] * len(self.base)  # not written yet: every entry's place is reported once
+        self.dense = [0] * (self.dense_end - self.dense_at)
+        self.office_n = [0] * 6
+        self.extra_counts = {}
+        self.markers_on_board = 0
+        self.relocation_route = -1
+        self.phase = -1
+        self.pawn = -1
+
+    def _entry(self, e: int, place: int, at: list[int], values: list[float]) -> None:
+        old = self.place[e]
+        if place != old:
+            b = self.base[e]
+            if old >= 0:
+                at.append(b + old)
+                values.append(0.0)
+            at.append(b + place)
+            values.append(1.0)
+            self.place[e] = place
+
+    def update(self, state: GameState) -> tuple[bool, list[int], list[float]]:
+        """``(fresh, positions, values)``: the positions whose value changed since the last update, and their new
+        values; ``fresh`` when the differences are from the template (the first update, or after :meth:`forget`,
+        or a position of another size)."""
+        fresh = False
+        if (
+            state.players != self.players or len(state.houses) != len(self.houses)
+            or len(state.offices) != len(self.offices) or (4 if len(state.table) == 4 else 0) != len(self.table)
+        ):
+            self._reset(state)
+            fresh = True
+        at: list[int] = []
+        values: list[float] = []
+        piece_place = self.piece_place
+        e = 0
+        houses = state.houses
+        seen = self.houses
+        # (A list comparison in C first: most moves leave the offices, the table and the markers as they were.)
+        for i in range(len(houses) if houses != seen else 0):
+            code = houses[i]
+            if code != seen[i]:
+                seen[i] = code
+                self._entry(e + i, piece_place[code] if code >= 0 else 0, at, values)
+        e += len(houses)
+        offices = state.offices
+        seen = self.offices
+        cities_changed = False
+        for i in range(len(offices) if offices != seen else 0):
+            code = offices[i]
+            if code != seen[i]:
+                seen[i] = code
+                cities_changed = True
+                self._entry(e + i, piece_place[code] if code >= 0 else 0, at, values)
+        e += len(offices)
+        if self.table:
+            table = state.table
+            seen = self.table
+            for i in range(4):
+                code = table[i]
+                if code != seen[i]:
+                    seen[i] = code
+                    self._entry(e + i, piece_place[code] if code >= 0 else 0, at, values)
+            e += 4
+        route_marker = state.route_marker
+        seen = self.route_marker
+        for i in range(len(route_marker) if route_marker != seen else 0):
+            code = route_marker[i]
+            if code != seen[i]:
+                if seen[i] >= 0:
+                    self.markers_on_board -= 1
+                if code >= 0:
+                    self.markers_on_board += 1
+                seen[i] = code
+                self._entry(e + i, 1 + code if code >= 0 else 0, at, values)
+        e += len(route_marker)
+        if cities_changed or state.extras != self.extras or state.right_offices != self.right or (
+            state.city_filled != self.filled
+        ):
+            self.extras = list(state.extras)
+            self.right = list(state.right_offices)
+            self.filled = list(state.city_filled)
+            self._cities(state, e, at, values)
+        self._dense(state, at, values)
+        return fresh, at, values
+
+    def _cities(self, state: GameState, e: int, at: list[int], values: list[float]) -> None:
+        """The controllers, the players' office counts and the extra-office counts, from the cities again."""
+        slot = self.slot
+        offices = state.offices
+        cities = state.board.cities
+        office_n = [0] * 6
+        counts = [0] * 6
+        extra_counts: dict[int, int] = {}
+        for c in range(len(cities)):
+            extra = self.extras[c]
+            right = self.right[c]
+            owner = 0
+            best = 0
+            for code in extra:
+                o = code >> 1
+                k = counts[o] + 1
+                counts[o] = k
+                if k >= best:
+                    owner = o
+                    best = k
+            if extra:
+                for o in range(6):
+                    if counts[o]:
+                        extra_counts[self.extras_at + c * 6 + slot[o]] = counts[o]
+            city = cities[c]
+            first = city.office_base
+            for i in range(first, first + len(city.offices)):
+                code = offices[i]
+                if code >= 0:
+                    o = code >> 1
+                    k = counts[o] + 1
+                    counts[o] = k
+                    if k >= best:
+                        owner = o
+                        best = k
+            for code in right:
+                o = code >> 1
+                k = counts[o] + 1
+                counts[o] = k
+                if k >= best:
+                    owner = o
+                    best = k
+            for o in range(6):
+                k = counts[o]
+                if k:
+                    office_n[o] += k
+                    counts[o] = 0
+            # A city without offices has no controller (place 0), as in observation_parts.
+            self._entry(e + c, 1 + slot[owner] if best else 0, at, values)
+            self._put(c, self.filled[c], at, values)
+        self.office_n = office_n
+        old = self.extra_counts
+        for position, k in extra_counts.items():
+            if old.get(position, 0) != k:
+                at.append(position)
+                values.append(float(k))
+        for position in old:
+            if position not in extra_counts:
+                at.append(position)
+                values.append(0.0)
+        self.extra_counts = extra_counts
+
+    def _put(self, j: int, k: int, at: list[int], values: list[float]) -> None:
+        """Dense count ``j`` is ``k`` now: reported if it changed."""
+        if self.dense[j] != k:
+            self.dense[j] = k
+            at.append(self.dense_at + j)
+            values.append(k / self.dense_div[j])
+
+    def _dense(self, state: GameState, at: list[int], values: list[float]) -> None:
+        """The dense fields (``city_filled`` .. ``pawn``) again, each compared with what it was."""
+        n = state.players
+        slot = self.slot
+        players_d = self.players_at - self.dense_at
+        phase_d = players_d + SLOTS * PLAYER_WIDTH
+        turn_d = phase_d + self.phases
+        relocation_route_d = self.relocation_route_at - self.dense_at
+        tail = relocation_route_d + len(state.route_marker)
+        phase = int(state.phase)
+        over = phase == _OVER
+        decider = -1 if over else state.decider
+        current = -1 if over else state.current
+        levels = state.levels
+        office_n = self.office_n
+        dense = self.dense
+        div = self.dense_div
+        start = self.dense_at
+        ew_paid = state.ew_paid
+        row_values = [0] * PLAYER_WIDTH
+        for q in range(n):
+            # The player's 23 values, then compared with what they were in one tight loop.
+            lv = q * 5
+            row_values[0] = 1
+            row_values[1] = state.sup_t[q]
+            row_values[2] = state.sup_m[q]
+            row_values[3] = state.stk_t[q]
+            row_values[4] = state.stk_m[q]
+            for j in range(5):
+                row_values[5 + j] = levels[lv + j]
+            row_values[10] = state.score[q]
+            for m in range(BASE_MARKER_TYPES):
+                row_values[11 + m] = 0
+            for m in state.markers[q]:
+                if m < BASE_MARKER_TYPES:
+                    row_values[11 + m] += 1
+            row_values[17] = len(state.used_markers[q])
+            row_values[18] = len(state.plate[q])
+            row_values[19] = office_n[q]
+            row_values[20] = 1 if q in ew_paid else 0
+            row_values[21] = 1 if q == current else 0
+            row_values[22] = 1 if q == decider else 0
+            row = players_d + slot[q] * PLAYER_WIDTH
+            for j in range(PLAYER_WIDTH):
+                k = row_values[j]
+                if dense[row + j] != k:
+                    dense[row + j] = k
+                    at.append(start + row + j)
+                    values.append(k / div[row + j])
+        if phase != self.phase:
+            if self.phase >= 0:
+                self._put(phase_d + self.phase, 0, at, values)
+            self._put(phase_d + phase, 1, at, values)
+            self.phase = phase
+        n_t = 0
+        hand = state.hand
+        for piece in hand:
+            if piece == 0:
+                n_t += 1
+        allowance = state.allowance()
+        self._put(turn_d, state.actions_used, at, values)
+        self._put(turn_d + 1, allowance, at, values)
+        self._put(turn_d + 2, state.bonus_actions, at, values)
+        self._put(turn_d + 3, max(0, allowance - state.actions_used), at, values)
+        self._put(turn_d + 4, min(state.turn, 100), at, values)
+        self._put(turn_d + 5, state.completed, at, values)
+        self._put(turn_d + 6, n_t, at, values)
+        self._put(turn_d + 7, len(hand) - n_t, at, values)
+        # The relocation's route (one-hot), extras and owner (one-hot: none, neutral's place, slot 0-5).
+        route = state.rl_route if phase == _RELOCATE and state.rl_route >= 0 else -1
+        if route != self.relocation_route:
+            if self.relocation_route >= 0:
+                self._put(relocation_route_d + self.relocation_route, 0, at, values)
+            if route >= 0:
+                self._put(relocation_route_d + route, 1, at, values)
+            self.relocation_route = route
+        place = 1
+        extras = 0
+        if route >= 0:
+            extras = state.rl_extras
+            owner = state.rl_owner
+            place = 2 + slot[owner] if 0 <= owner <= NEUTRAL else 1
+        self._put(tail, extras, at, values)
+        for j in range(1, 8):
+            self._put(tail + j, 1 if j == place else 0, at, values)
+        self._put(tail + 8, state.rm_left if phase == _REMOVE and state.rm_left > 0 else 0, at, values)
+        self._put(tail + 9, len(state.marker_supply), at, values)
+        self._put(tail + 10, self.markers_on_board, at, values)
+        pawn = state.pawn if state.pawn >= 0 and state.board.provinces else -1
+        if pawn != self.pawn:
+            pawn_d = self.pawn_at - self.dense_at
+            if self.pawn >= 0:
+                self._put(pawn_d + self.pawn, 0, at, values)
+            if pawn >= 0:
+                self._put(pawn_d + pawn, 1, at, values)
+            self.pawn = pawn
+
+def board_parts(
+    state: GameState, seat: int, expansion: list[int] | None, modules: list[int] | None
+) -> tuple[bytes, list[int], list[float]]:
+    """The expansion and module fields of ``seat``'s observation alone (``on``, ``at``, ``values`` as in
+    :func:`observation_parts`), for the incremental observer, which keeps the other fields by differences."""
+    n = state.players
+    slot = [5] * 6
+    for q in range(n):
+        slot[q] = (q - seat) % n
+    slot[NEUTRAL] = 5
+    on: list[int] = []
+    at: list[int] = []
+    values: list[float] = []
+    if expansion:
+        _expansion_parts(state, slot, expansion, on, at, values)
+    if modules:
+        _module_parts(state, seat, slot, modules, on, at, values)
+    return bytes(on), at, values
