@@ -263,6 +263,8 @@ class ActionIndex:
             self._module_families(board, self.modules, family)
         self.size = len(entries)
         self._items = [item for _, item in entries]
+        #: The move of every index that is one by itself (``move(i)`` without a pending step), None for the others.
+        self.plain: list[Move | None] = [item if isinstance(item, Move) else None for item in self._items]
         self._index: dict[Item, int] = {
             item: i for i, (_, item) in enumerate(entries) if not isinstance(item, str)
         }

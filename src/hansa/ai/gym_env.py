@@ -40,7 +40,7 @@ from gymnasium import spaces
 from ..bots import Bot
 from ..core.state import GameState
 from .actions import ActionIndex
-from .observation import observe, spec_for_state
+from .observation import Observer, spec_for_state
 from .opponents import Opponent, as_bot
 from .rewards import check_reward, check_shaping, check_truncation, final_rewards, margin_potential
 
@@ -116,6 +116,7 @@ class HansaEnv(gymnasium.Env[ObsType, np.int64]):
         self.moves = 0
         self.potential = 0.0  # phi of the learner's current decision point (shaping="margin")
         self._last_mask: npt.NDArray[np.int8] = np.zeros(self.actions.size, dtype=np.int8)  # of the last observation
+        self._observer = Observer()  # the learner's observations by differences from its last
 
     def _obs(self) -> ObsType:
         pending_house = pending_exchange = None
@@ -126,7 +127,7 @@ class HansaEnv(gymnasium.Env[ObsType, np.int64]):
         else:
             mask = np.zeros(self.actions.size, dtype=np.int8)
         self._last_mask = mask
-        observation = observe(self.state, self.seat, pending_house, pending_exchange)
+        observation = self._observer.observe(self.state, self.seat, pending_house, pending_exchange)
         if self.observation_kind == "flat":
             return observation
         return {"observation": observation, "action_mask": mask.copy()}

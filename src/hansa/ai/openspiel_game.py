@@ -50,7 +50,7 @@ from ..core.board import side_for_players
 from ..core.options import GameOptions
 from ..core.state import GameState
 from .actions import ActionIndex, game_modules
-from .observation import Vector, observe, spec_for_side
+from .observation import Observer, Vector, spec_for_side
 from .rewards import final_rewards
 
 #: Chance nodes at the start of a game, each one byte of the engine's setup seed.
@@ -185,6 +185,7 @@ class HansaState(pyspiel.State):
         self.pending: int | None = None
         self.moves = 0
         self.actions_taken: list[int] = []
+        self.observer = Observer()  # its tensors by differences from the last (copied and pickled empty)
 
     @property
     def gs(self) -> GameState:
@@ -237,7 +238,7 @@ class HansaState(pyspiel.State):
             return np.zeros(spec_for_side(self.side, self.modules).size, np.float32)
         pending = self.pending
         actions = self.actions
-        return observe(
+        return self.observer.observe(
             self.gs, player, actions.pending_house(pending) if pending is not None else None,
             actions.pending_exchange(pending) if pending is not None else None,
         )
@@ -306,6 +307,7 @@ class HansaObserver:
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.tensor = np.zeros(game.obs_size, np.float32)
         self.dict = {"observation": self.tensor}
+        self.observer = Observer()
 
     def set_from(self, state: HansaState, player: int) -> None:
         if state.position is None:  # the setup's chance nodes: nothing is known yet
@@ -313,7 +315,7 @@ class HansaObserver:
             return
         actions = state.actions
         pending = state.pending
-        observe(
+        self.observer.observe(
             state.gs, player, actions.pending_house(pending) if pending is not None else None,
             actions.pending_exchange(pending) if pending is not None else None, out=self.tensor,
         )

@@ -41,11 +41,12 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from ..core.state import GameState
 from .actions import ActionIndex
 from .global_state import global_spec_for_state, global_state
-from .observation import observe, spec_for_state
+from .observation import Observer, spec_for_state
 from .rewards import check_reward, check_shaping, check_truncation, final_rewards, projected_margins
 
 
@@ -79,6 +80,12 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.last(observe)  # type: ignore[no-any-return]
 
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable[str, Any, Any]:
+        """PettingZoo's order-enforcing ``agent_iter`` (same checks) whose iterator reads the environment directly."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Iterable(self, max_iter)
+
     def step(self, action: Any) -> None:
         """The wrapper's ``step`` (same checks, same warnings) without its attribute forwarding."""
         if not self._has_reset:
@@ -88,6 +95,27 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
             EnvLogger.warn_step_after_terminated_truncated()
         else:
             self.env.step(action)
+
+
+class _Iterable(AECOrderEnforcingIterable[str, Any, Any]):
+    def __iter__(self) -> _Iterator:
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(AECOrderEnforcingIterator[str, Any, Any]):
+    """PettingZoo's order-enforcing iterator (the same stop, the same assertion) reading the wrapped environment's
+    ``agents`` and ``agent_selection`` without two property calls a step."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        agent: str = env.agent_selection
+        return agent
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
@@ -141,6 +169,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.moves = 0
         self._rng = np.random.default_rng()
         self._mask: npt.NDArray[np.int8] | None = None  # the deciding agent's mask, made once per decision
+        self._observer = Observer()  # observations by differences from each agent's last
         self._potentials = [0.0] * players  # every seat's phi (shaping="margin")
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -181,20 +210,28 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def _decision_mask(self) -> npt.NDArray[np.int8]:
         """The deciding agent's action mask (computed once per decision; callers get copies)."""
         if self._mask is None:
-            self._mask = self.actions.mask(self.state_, self.pending).view(np.int8)
+            if self.pending is None:  # the usual case, without the bool array made and viewed as int8
+                self._mask = np.frombuffer(self.actions._flags(self.state_.legal_moves()), dtype=np.int8)
+            else:
+                self._mask = self.actions.mask(self.state_, self.pending).view(np.int8)
         return self._mask
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self._seat(agent)
+        seat = self._seats.get(agent)
+        if seat is None:
+            seat = self._seat(agent)  # raises: not an agent
         pending_house = pending_exchange = None
-        if not self.state_.is_over and agent == self.agent_selection and not self.truncations.get(agent, False):
+        if agent == self.agent_selection and not self.state_.is_over and not self.truncations.get(agent, False):
             mask = self._decision_mask().copy()
             if self.pending is not None:
                 pending_house = self.actions.pending_house(self.pending)
                 pending_exchange = self.actions.pending_exchange(self.pending)
         else:
             mask = np.zeros(self.actions.size, dtype=np.int8)
-        return {"observation": observe(self.state_, seat, pending_house, pending_exchange), "action_mask": mask}
+        return {
+            "observation": self._observer.observe(self.state_, seat, pending_house, pending_exchange),
+            "action_mask": mask,
+        }
 
     def state(self) -> npt.NDArray[np.float32]:
         """The global state for a centralized critic (:mod:`hansa.ai.global_state`): seat 0's observation and the
@@ -218,7 +255,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             raise ValueError(f"action {action} ({self.actions.labels[a]}) is not legal now")
         self._cumulative_rewards[agent] = 0.0
         self._mask = None
-        move = self.actions.move(a, self.pending)
+        move = self.actions.plain[a] if self.pending is None else None
+        if move is None:
+            move = self.actions.move(a, self.pending)
         if move is None:
             self.pending = int(action)  # a shift-from (exchange-from): the same agent chooses the second step next
         else:
