@@ -41,7 +41,7 @@ import numpy as np
 
 from hansa import compiled
 from hansa.ai.actions import ActionIndex
-from hansa.ai.observation import observe
+from hansa.ai.observation import Observer, observe
 from hansa.core.moves import Claim
 from hansa.core.state import GameState
 
@@ -242,9 +242,11 @@ def raw_engine(players: int, steps: int, seed: int, options: dict[str, str]) -> 
 
 
 def engine_mask_observation(players: int, steps: int, seed: int, options: dict[str, str]) -> float:
-    """The raw engine plus the deciding seat's mask (from the legal moves) and observation at every step."""
+    """The raw engine plus the deciding seat's mask (from the legal moves) and observation at every step (an
+    :class:`~hansa.ai.observation.Observer`, as the environments use)."""
     def loop() -> int:
         rng = random.Random(seed)
+        observer = Observer()
         done = 0
         while done < steps:
             state = GameState.new(players, rng.randrange(2**31), options)
@@ -252,7 +254,7 @@ def engine_mask_observation(players: int, steps: int, seed: int, options: dict[s
             while not state.is_over and done < steps:
                 moves = state.legal_moves()
                 actions.mask(state, moves=moves)
-                observe(state, state.decider)
+                observer.observe(state, state.decider)
                 claims = [m for m in moves if isinstance(m, Claim)]
                 state.play(rng.choice(claims or moves))
                 done += 1
@@ -268,7 +270,7 @@ def pettingzoo_env(players: int, steps: int, seed: int, options: dict[str, str])
     e = env(players=players, options=options, max_moves=100_000)
 
     def loop() -> int:
-        rng = np.random.default_rng(seed)
+        rng = random.Random(seed)  # as the OpenSpiel loops draw: Python's generator, not a numpy call per step
         e.reset(seed=seed)
         done = 0
         while done < steps:
@@ -278,7 +280,7 @@ def pettingzoo_env(players: int, steps: int, seed: int, options: dict[str, str])
                     e.step(None)
                     continue
                 legal = np.flatnonzero(obs["action_mask"])
-                e.step(int(legal[rng.integers(len(legal))]))
+                e.step(int(legal[rng.randrange(len(legal))]))
                 done += 1
                 if done >= steps:
                     break
@@ -295,12 +297,12 @@ def gymnasium_env(players: int, steps: int, seed: int, options: dict[str, str]) 
     env = HansaEnv(players=players, opponents="random", options=options, max_moves=100_000)
 
     def loop() -> int:
-        rng = np.random.default_rng(seed)
+        rng = random.Random(seed)
         obs, _ = env.reset(seed=seed)
         done = 0
         while done < steps:
             legal = np.flatnonzero(obs["action_mask"])
-            obs, _, terminated, truncated, _ = env.step(int(legal[rng.integers(len(legal))]))
+            obs, _, terminated, truncated, _ = env.step(int(legal[rng.randrange(len(legal))]))
             done += 1
             if terminated or truncated:
                 obs, _ = env.reset()
