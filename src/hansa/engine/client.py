@@ -224,6 +224,13 @@ class EngineProcess:
         return f"exited with status {code}" if code >= 0 else f"was killed by signal {-code}"
 
     def _last_said(self) -> str:
+        """The engine's last stderr lines.  Once it has exited, its stderr reader first reads to the end (the pipe
+        closes with the process; a second at most), so that what it wrote just before it died is quoted."""
+        proc = self._proc
+        if proc is not None and proc.poll() is not None:
+            for thread in self._threads[1:]:
+                if thread is not threading.current_thread():
+                    thread.join(1.0)
         return " | ".join(self._stderr)
 
     def _read_stdout(self, stream: IO[bytes]) -> None:
