@@ -3,6 +3,7 @@ of a running server through its public API, with real engine subprocesses (examp
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shlex
 import shutil
@@ -119,3 +120,62 @@ def test_bot_bridge_plays_a_seat_to_the_end_and_reconnects(make_server: Callable
     ours = [e for e in moves if e["seat"] == 0]
     assert ours and all(e["by"] == "seat" for e in ours)
     assert f"game {gid} over: {len(ours)} moves posted, 0 played by the fallback bot" in out
+
+
+def test_a_hanging_engine_seat_times_out_and_its_game_ends(make_server: Callable[..., Server]) -> None:
+    """An engine that stops answering (after 60 answers each time it starts) is timed out after its budget and the
+    grace, logged, started again, and the game goes on to its end; the record replays."""
+    srv = make_server("--engines", f"hangy={BAD} hang 60", "--engine-seconds", "0.2")
+    game = create(srv, [{"name": "Hy", "type": "bot", "bot": "engine:hangy"},
+                        {"name": "H", "type": "bot", "bot": "heuristic"},
+                        {"name": "P", "type": "bot", "bot": "purpose"}], seed=8).json()
+    gid = game["id"]
+    final = wait_until(lambda: (lambda v: v if v["status"] != "running" else None)(view(srv, gid)), 300)
+    assert final["status"] == "over"
+    replayed = game_from_record(httpx.get(f"{srv.url}/api/games/{gid}/record").json())
+    assert replayed.is_over and len(replayed.moves) == final["version"]
+    log = srv.log.read_text()
+    assert "bot engine:hangy failed in game" in log and "no answer to decision" in log
+    seat_moves = [e for e in httpx.get(f"{srv.url}/api/games/{gid}/log?limit=1000").json()["log"] if e["seat"] == 0]
+    assert len(seat_moves) > 60  # it played on after its first hang
+
+
+def test_bot_workers_play_engine_seats(tmp_path: Path) -> None:
+    """With --bots queue the `hansa bots` workers play the engine seats, with the allow-list given to them as
+    HANSA_ENGINES (docs/api.md): a game of an engine seat, a crashing engine seat and a built-in bot ends; a web
+    process whose allow-list lacks a name refuses it."""
+    import os
+
+    import pytest
+    from server_support import POSTGRES_URL, postgres_database
+
+    if not POSTGRES_URL:
+        pytest.skip("HANSA_TEST_POSTGRES_URL is not set (scripts/test.sh sets it up with Debian's PostgreSQL)")
+    url = postgres_database()
+    engines = f"first={FIRST_LEGAL};crashy={BAD} crash 30"
+    web = Server(url, tmp_path / "web.log", "--bots", "queue", "--engines", engines)
+    web.start()
+    log = tmp_path / "bots.log"
+    worker = subprocess.Popen(
+        [HANSA, "bots", "--database-url", url, "--workers", "1", "--bot-delay", "0"],
+        stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True,
+        env={**os.environ, "HANSA_ENGINES": engines, "HANSA_ENGINE_SECONDS": "1"},
+    )
+    try:
+        game = create(web, [{"name": "F", "type": "bot", "bot": "engine:first"},
+                            {"name": "C", "type": "bot", "bot": "engine:crashy"},
+                            {"name": "H", "type": "bot", "bot": "heuristic"}], seed=4).json()
+        gid = game["id"]
+        final = wait_until(lambda: (lambda v: v if v["status"] != "running" else None)(view(web, gid)), 300)
+        assert final["status"] == "over"
+        replayed = game_from_record(httpx.get(f"{web.url}/api/games/{gid}/record").json())
+        assert replayed.is_over and len(replayed.moves) == final["version"]
+        assert "crashing at decision 31 (on purpose)" in log.read_text()
+        assert create(web, [HUMAN, {"name": "X", "type": "bot", "bot": "engine:other"}]).status_code == 400
+    finally:
+        import signal
+
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait()
+        web.stop()
