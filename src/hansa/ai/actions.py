@@ -430,11 +430,16 @@ class ActionIndex:
         """One byte per index, 1 for the first step of every move.  The engine hands out the same interned objects
         for house moves every time: the compiled core finds those by identity, the few others are looked up here."""
         flags, missed = action_flags(moves, self._by_id, self.size)
+        if missed:
+            self._set_flags(flags, missed)
+        return flags
+
+    def _set_flags(self, flags: bytearray, missed: list[Move]) -> None:
+        """Set the flags of the moves the compiled lookup by identity did not find (looked up by value)."""
         for m in missed:
             i = self._index_of(m)
             if i >= 0:
                 flags[i] = 1
-        return flags
 
     def pending_house(self, pending: int | None) -> str | None:
         """The house of a pending shift-from (what the observation marks), or None."""

@@ -43,6 +43,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
+from ..core.features import action_flags
 from ..core.state import GameState
 from .actions import ActionIndex
 from .global_state import global_spec_for_state, global_state
@@ -211,7 +212,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         """The deciding agent's action mask (computed once per decision; callers get copies)."""
         if self._mask is None:
             if self.pending is None:  # the usual case, without the bool array made and viewed as int8
-                self._mask = np.frombuffer(self.actions._flags(self.state_.legal_moves()), dtype=np.int8)
+                actions = self.actions
+                flags, missed = action_flags(self.state_.legal_moves(), actions._by_id, actions.size)
+                if missed:
+                    actions._set_flags(flags, missed)
+                self._mask = np.frombuffer(flags, dtype=np.int8)
             else:
                 self._mask = self.actions.mask(self.state_, self.pending).view(np.int8)
         return self._mask
@@ -249,15 +254,17 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             return
         assert action is not None, "the deciding agent must act"
         a = int(action)
-        if not 0 <= a < self.actions.size:
-            raise ValueError(f"action {action} is outside 0..{self.actions.size - 1}")
-        if not self._decision_mask()[a]:
-            raise ValueError(f"action {action} ({self.actions.labels[a]}) is not legal now")
+        actions = self.actions
+        if not 0 <= a < actions.size:
+            raise ValueError(f"action {action} is outside 0..{actions.size - 1}")
+        mask = self._mask if self._mask is not None else self._decision_mask()
+        if not mask[a]:
+            raise ValueError(f"action {action} ({actions.labels[a]}) is not legal now")
         self._cumulative_rewards[agent] = 0.0
         self._mask = None
-        move = self.actions.plain[a] if self.pending is None else None
+        move = actions.plain[a] if self.pending is None else None
         if move is None:
-            move = self.actions.move(a, self.pending)
+            move = actions.move(a, self.pending)
         if move is None:
             self.pending = int(action)  # a shift-from (exchange-from): the same agent chooses the second step next
         else:
