@@ -219,3 +219,46 @@ def test_process_pool_spawn() -> None:
         else:
             assert returned.state.key() == local.state.key()
             assert drive_gym(returned, 10, 7) == drive_gym(local, 10, 7)
+
+
+def openspiel_play_on(state: Any, steps: int, seed: int) -> Any:
+    """In a worker process: apply ``steps`` random actions (chance outcomes included) to an OpenSpiel state."""
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    return state
+
+
+def test_openspiel_game_and_states_through_a_spawn_pool() -> None:
+    """python_hansa's game and states (before, during and after the setup's chance nodes; with the modules) pickle
+    to spawned workers (which register the game on unpickling), play on there, and come back equal to the same
+    play here: the same history, serialization, observation tensor and returns."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import hansa.ai.openspiel_game  # noqa: F401 - registers python_hansa
+
+    games = [pyspiel.load_game("python_hansa", {"players": 3}),
+             pyspiel.load_game("python_hansa", {"players": 4, "missions": True, "emperors_favour": True})]
+    states = [games[0].new_initial_state()]
+    midway = games[0].new_initial_state()
+    openspiel_play_on(midway, 2, seed=5)  # inside the chance nodes
+    states.append(midway)
+    for game in games:
+        dealt = game.new_initial_state()
+        openspiel_play_on(dealt, 60, seed=6)
+        states.append(dealt)
+    with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        back = list(pool.map(openspiel_play_on, states, [80] * len(states), range(len(states))))
+        assert [str(g) for g in pool.map(pickle.loads, [pickle.dumps(g) for g in games])] == [str(g) for g in games]
+    for i, (state, returned) in enumerate(zip(states, back, strict=True)):
+        local = openspiel_play_on(state.clone(), 80, i)
+        assert returned.history() == local.history() and returned.returns() == local.returns()
+        if returned.position is not None:  # the dealt position, hidden markers and cards included
+            assert returned.gs.key() == local.gs.key() and hidden(returned.gs) == hidden(local.gs)
+            assert returned.gs.missions == local.gs.missions
+        if not local.is_chance_node() and not local.is_terminal():
+            player = local.current_player()
+            assert np.array_equal(np.asarray(returned.observation_tensor(player)), np.asarray(local.observation_tensor(player)))
+    assert isinstance(back[0], pyspiel.State)
