@@ -451,17 +451,10 @@ class Observer:
         ):
             view = self._view(state, seat, view)
         spec = view.spec
-        fresh, at, values = view.delta.update(state)
         vec = view.vec
-        if fresh:
-            np.copyto(vec, view.template)
+        if view.delta.update(state):  # started again from the template
             view.touched = None
             view.pending = []
-        if len(at) > 24:
-            vec[at] = values
-        else:
-            for i, v in zip(at, values):
-                vec[i] = v
         if view.layouts:
             if view.touched is not None:
                 vec[view.touched] = view.template[view.touched]
@@ -520,7 +513,7 @@ class _SeatView:
         self.delta = SeatDelta(
             seat, (spec._base_table if table else spec._base_plain).tolist(), spec._dense_div.tolist(),
             spec._extras_at, spec._dense_at, spec._start["players"], spec._relocation_route_at, spec._pawn_at,
-            spec._dense_end, spec._phases,
+            spec._dense_end, spec._phases, self.vec.data, template.data.toreadonly(),
         )
         self.layouts = spec._expansion_layout is not None or spec._module_layout is not None
         self.touched: npt.NDArray[np.int64] | None = None  # the expansion and module places set last time

@@ -7,7 +7,7 @@ caller, so the layout itself lives in one place (``hansa.ai.observation.Observat
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from .constants import MISSION_CARDS, NEUTRAL, TILE_DISPLAY, TILE_OUT
 from .moves import Move
@@ -382,21 +382,25 @@ class SeatDelta:
 
     It remembers what the last :meth:`update` saw (copies of the houses, offices, Coellen table, route markers and
     the cities' office rows, the one-hot place of every entry, the dense fields' counts, the extra-office counts) and
-    returns only the flat positions whose value changed since, with their new values: a move touches a few houses
-    and counters, so a step costs a few comparisons instead of the whole walk of :func:`observation_parts`, whose
-    layout and values it reproduces exactly (``tests/test_ai_observation.py`` compares them at every step).  The
-    cities are walked again only when an office, an extra office or a filled count changed.  The expansion and module
-    fields and the pending shift are the caller's (they are not in the differences).
+    writes into the seat's vector only the values that changed since: a move touches a few houses and counters, so a
+    step costs a few comparisons instead of the whole walk of :func:`observation_parts`, whose layout and values it
+    reproduces exactly (``tests/test_ai_observation.py`` compares them at every step).  The cities are walked again
+    only when an office, an extra office or a filled count changed.  The expansion and module fields and the pending
+    shift are the caller's.
 
     ``base``: the flat position of every entry's one-hot block (houses, offices, the Coellen table when the board
-    has it, routes, cities), as ``ObservationSpec`` lays them out; ``dense_div``: what each dense count is divided by.
+    has it, routes, cities), as ``ObservationSpec`` lays them out; ``dense_div``: what each dense count is divided by;
+    ``vec`` and ``template``: writable and read-only float32 memoryviews of the seat's vector and of the game kind's
+    template (the values that never change in a game), which :meth:`update` copies into ``vec`` when it starts again.
     """
 
     def __init__(
         self, seat: int, base: list[int], dense_div: list[float], extras_at: int, dense_at: int, players_at: int,
-        relocation_route_at: int, pawn_at: int, dense_end: int, phases: int,
+        relocation_route_at: int, pawn_at: int, dense_end: int, phases: int, vec: Any, template: Any,
     ) -> None:
         self.seat = seat
+        self.vec: Any = vec
+        self.template: Any = template
         self.base = base
         self.dense_div = dense_div
         self.extras_at = extras_at
@@ -455,30 +459,26 @@ class SeatDelta:
         self.phase = -1
         self.pawn = -1
 
-    def _entry(self, e: int, place: int, at: list[int], values: list[float]) -> None:
+    def _entry(self, e: int, place: int) -> None:
         old = self.place[e]
         if place != old:
             b = self.base[e]
             if old >= 0:
-                at.append(b + old)
-                values.append(0.0)
-            at.append(b + place)
-            values.append(1.0)
+                self.vec[b + old] = 0.0
+            self.vec[b + place] = 1.0
             self.place[e] = place
 
-    def update(self, state: GameState) -> tuple[bool, list[int], list[float]]:
-        """``(fresh, positions, values)``: the positions whose value changed since the last update, and their new
-        values; ``fresh`` when the differences are from the template (the first update, or after :meth:`forget`,
-        or a position of another size)."""
+    def update(self, state: GameState) -> bool:
+        """Write into the vector what changed since the last update.  True when it started again from the template
+        (the first update, after :meth:`forget`, or a position of another size): every value was written."""
         fresh = False
         if (
             state.players != self.players or len(state.houses) != len(self.houses)
             or len(state.offices) != len(self.offices) or (4 if len(state.table) == 4 else 0) != len(self.table)
         ):
             self._reset(state)
+            self.vec[:] = self.template
             fresh = True
-        at: list[int] = []
-        values: list[float] = []
         piece_place = self.piece_place
         e = 0
         houses = state.houses
@@ -488,7 +488,7 @@ class SeatDelta:
             code = houses[i]
             if code != seen[i]:
                 seen[i] = code
-                self._entry(e + i, piece_place[code] if code >= 0 else 0, at, values)
+                self._entry(e + i, piece_place[code] if code >= 0 else 0)
         e += len(houses)
         offices = state.offices
         seen = self.offices
@@ -498,7 +498,7 @@ class SeatDelta:
             if code != seen[i]:
                 seen[i] = code
                 cities_changed = True
-                self._entry(e + i, piece_place[code] if code >= 0 else 0, at, values)
+                self._entry(e + i, piece_place[code] if code >= 0 else 0)
         e += len(offices)
         if self.table:
             table = state.table
@@ -507,7 +507,7 @@ class SeatDelta:
                 code = table[i]
                 if code != seen[i]:
                     seen[i] = code
-                    self._entry(e + i, piece_place[code] if code >= 0 else 0, at, values)
+                    self._entry(e + i, piece_place[code] if code >= 0 else 0)
             e += 4
         route_marker = state.route_marker
         seen = self.route_marker
@@ -519,7 +519,7 @@ class SeatDelta:
                 if code >= 0:
                     self.markers_on_board += 1
                 seen[i] = code
-                self._entry(e + i, 1 + code if code >= 0 else 0, at, values)
+                self._entry(e + i, 1 + code if code >= 0 else 0)
         e += len(route_marker)
         if cities_changed or state.extras != self.extras or state.right_offices != self.right or (
             state.city_filled != self.filled
@@ -527,11 +527,11 @@ class SeatDelta:
             self.extras = list(state.extras)
             self.right = list(state.right_offices)
             self.filled = list(state.city_filled)
-            self._cities(state, e, at, values)
-        self._dense(state, at, values)
-        return fresh, at, values
+            self._cities(state, e)
+        self._dense(state)
+        return fresh
 
-    def _cities(self, state: GameState, e: int, at: list[int], values: list[float]) -> None:
+    def _cities(self, state: GameState, e: int) -> None:
         """The controllers, the players' office counts and the extra-office counts, from the cities again."""
         slot = self.slot
         offices = state.offices
@@ -579,28 +579,25 @@ class SeatDelta:
                     office_n[o] += k
                     counts[o] = 0
             # A city without offices has no controller (place 0), as in observation_parts.
-            self._entry(e + c, 1 + slot[owner] if best else 0, at, values)
-            self._put(c, self.filled[c], at, values)
+            self._entry(e + c, 1 + slot[owner] if best else 0)
+            self._put(c, self.filled[c])
         self.office_n = office_n
         old = self.extra_counts
         for position, k in extra_counts.items():
             if old.get(position, 0) != k:
-                at.append(position)
-                values.append(float(k))
+                self.vec[position] = float(k)
         for position in old:
             if position not in extra_counts:
-                at.append(position)
-                values.append(0.0)
+                self.vec[position] = 0.0
         self.extra_counts = extra_counts
 
-    def _put(self, j: int, k: int, at: list[int], values: list[float]) -> None:
+    def _put(self, j: int, k: int) -> None:
         """Dense count ``j`` is ``k`` now: reported if it changed."""
         if self.dense[j] != k:
             self.dense[j] = k
-            at.append(self.dense_at + j)
-            values.append(k / self.dense_div[j])
+            self.vec[self.dense_at + j] = k / self.dense_div[j]
 
-    def _dense(self, state: GameState, at: list[int], values: list[float]) -> None:
+    def _dense(self, state: GameState) -> None:
         """The dense fields (``city_filled`` .. ``pawn``) again, each compared with what it was."""
         n = state.players
         slot = self.slot
@@ -619,6 +616,7 @@ class SeatDelta:
         div = self.dense_div
         start = self.dense_at
         ew_paid = state.ew_paid
+        vec = self.vec
         row_values = [0] * PLAYER_WIDTH
         for q in range(n):
             # The player's 23 values, then compared with what they were in one tight loop.
@@ -647,12 +645,11 @@ class SeatDelta:
                 k = row_values[j]
                 if dense[row + j] != k:
                     dense[row + j] = k
-                    at.append(start + row + j)
-                    values.append(k / div[row + j])
+                    vec[start + row + j] = k / div[row + j]
         if phase != self.phase:
             if self.phase >= 0:
-                self._put(phase_d + self.phase, 0, at, values)
-            self._put(phase_d + phase, 1, at, values)
+                self._put(phase_d + self.phase, 0)
+            self._put(phase_d + phase, 1)
             self.phase = phase
         n_t = 0
         hand = state.hand
@@ -660,21 +657,21 @@ class SeatDelta:
             if piece == 0:
                 n_t += 1
         allowance = state.allowance()
-        self._put(turn_d, state.actions_used, at, values)
-        self._put(turn_d + 1, allowance, at, values)
-        self._put(turn_d + 2, state.bonus_actions, at, values)
-        self._put(turn_d + 3, max(0, allowance - state.actions_used), at, values)
-        self._put(turn_d + 4, min(state.turn, 100), at, values)
-        self._put(turn_d + 5, state.completed, at, values)
-        self._put(turn_d + 6, n_t, at, values)
-        self._put(turn_d + 7, len(hand) - n_t, at, values)
+        self._put(turn_d, state.actions_used)
+        self._put(turn_d + 1, allowance)
+        self._put(turn_d + 2, state.bonus_actions)
+        self._put(turn_d + 3, max(0, allowance - state.actions_used))
+        self._put(turn_d + 4, min(state.turn, 100))
+        self._put(turn_d + 5, state.completed)
+        self._put(turn_d + 6, n_t)
+        self._put(turn_d + 7, len(hand) - n_t)
         # The relocation's route (one-hot), extras and owner (one-hot: none, neutral's place, slot 0-5).
         route = state.rl_route if phase == _RELOCATE and state.rl_route >= 0 else -1
         if route != self.relocation_route:
             if self.relocation_route >= 0:
-                self._put(relocation_route_d + self.relocation_route, 0, at, values)
+                self._put(relocation_route_d + self.relocation_route, 0)
             if route >= 0:
-                self._put(relocation_route_d + route, 1, at, values)
+                self._put(relocation_route_d + route, 1)
             self.relocation_route = route
         place = 1
         extras = 0
@@ -682,19 +679,19 @@ class SeatDelta:
             extras = state.rl_extras
             owner = state.rl_owner
             place = 2 + slot[owner] if 0 <= owner <= NEUTRAL else 1
-        self._put(tail, extras, at, values)
+        self._put(tail, extras)
         for j in range(1, 8):
-            self._put(tail + j, 1 if j == place else 0, at, values)
-        self._put(tail + 8, state.rm_left if phase == _REMOVE and state.rm_left > 0 else 0, at, values)
-        self._put(tail + 9, len(state.marker_supply), at, values)
-        self._put(tail + 10, self.markers_on_board, at, values)
+            self._put(tail + j, 1 if j == place else 0)
+        self._put(tail + 8, state.rm_left if phase == _REMOVE and state.rm_left > 0 else 0)
+        self._put(tail + 9, len(state.marker_supply))
+        self._put(tail + 10, self.markers_on_board)
         pawn = state.pawn if state.pawn >= 0 and state.board.provinces else -1
         if pawn != self.pawn:
             pawn_d = self.pawn_at - self.dense_at
             if self.pawn >= 0:
-                self._put(pawn_d + self.pawn, 0, at, values)
+                self._put(pawn_d + self.pawn, 0)
             if pawn >= 0:
-                self._put(pawn_d + pawn, 1, at, values)
+                self._put(pawn_d + pawn, 1)
             self.pawn = pawn
 
 def board_parts(
