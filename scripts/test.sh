@@ -53,8 +53,8 @@ if [ "${HANSA_PURE_PYTHON:-0}" = 0 ] && command -v gcc >/dev/null; then
 fi
 .venv/bin/ruff check src tests benchmarks
 .venv/bin/mypy
-# CI has 30 minutes: the random-game property tests play 8 complete games per configuration here (40 when pytest is
+# CI has 30 minutes: the random-game property tests play 6 complete games per configuration here (40 when pytest is
 # run directly; thousands with `hansa simulate --check`), and the two workers steal work from each other so that the
 # long browser games do not leave one of them idle at the end.
-export HANSA_PROPERTY_GAMES="${HANSA_PROPERTY_GAMES:-8}"
+export HANSA_PROPERTY_GAMES="${HANSA_PROPERTY_GAMES:-6}"
 exec .venv/bin/python -m pytest -n 2 --dist worksteal -q --durations=25 "$@"
