@@ -247,6 +247,11 @@ def test_the_lobby_offers_spectator_chat(new_page: Any, server: Server) -> None:
     box.wait_for(state="attached")
     assert not box.is_checked()
     label = page.locator("label", has=box)
+    # The page is translated once its strings have loaded (the box is in the page before that).
+    page.wait_for_function("() => document.documentElement.lang === 'es'")
+    page.wait_for_function(
+        "(el) => el.textContent.toLowerCase().includes('espectadores')", arg=label.element_handle(), timeout=10000
+    )
     assert "espectadores" in (label.text_content() or "").lower()
     with page.expect_response(lambda r: r.url.endswith("/api/games") and r.request.method == "POST") as created:
         label.click()
