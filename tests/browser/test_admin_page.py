@@ -65,6 +65,8 @@ def test_an_administrator_moderates_on_the_admin_page(new_page: Any, club_server
     assert r.status == 403
     boss.locator(".admin-report .resolve-btn").first.click()
     boss.locator(".empty-state").filter(has_text="No reported messages").wait_for()
+    # the moderation log is fetched again after the resolve: wait for its new line
+    boss.wait_for_function("() => document.querySelector('#admin-log-list').textContent.includes('dealt with')")
     log = boss.locator("#admin-log-list").inner_text()
     assert f"admin:{boss_name}" in log and "hid" in log and "muted in chat" in log and "dealt with" in log
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
